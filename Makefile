@@ -1,0 +1,54 @@
+# xen-dyntrace: ftrace-style dynamic function tracing for Xen 4.17.
+# `make demo` and `make check` do all setup themselves (Debian 12, root).
+
+ARCH ?= x86_64
+SMP ?= 2
+export SMP
+
+.PHONY: all demo check deps source prepare build image boot shell patches host-tests clean distclean
+
+all: build
+
+demo:
+	scripts/demo.sh $(ARCH)
+
+check:
+	scripts/check.sh
+
+deps:
+	scripts/install-host-deps.sh
+
+source: deps
+	scripts/fetch-xen-source.sh
+
+prepare: deps
+	scripts/prepare-tree.sh $(ARCH)
+
+build: deps
+	scripts/build-xen.sh $(ARCH)
+
+image: build
+	scripts/make-initramfs.sh $(ARCH)
+
+# Boot and run one dom0 suite: make boot SUITE=smoke [ARCH=arm64]
+boot: image
+	tests/run-dom0-suite.sh $(ARCH) $(SUITE)
+
+shell: image
+	scripts/boot.sh $(ARCH) shell
+
+# The patch series (git format-patch, with a cover letter) against the pristine base.
+patches: prepare
+	rm -rf build/patches-out
+	git -C build/$(ARCH)/xen format-patch -q --cover-letter -o ../../patches-out dyntrace-base..HEAD
+	@ls build/patches-out
+
+host-tests:
+	ARCHES= scripts/check.sh
+
+clean:
+	rm -rf build
+
+# Also drop the download cache.
+distclean: clean
+	rm -rf $${XEN_DYNTRACE_CACHE:-/var/cache/xen-dyntrace}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# build-xen.sh ARCH: prepare the tree, configure it (defconfig + config/*.config fragments) and
+# build the hypervisor and Xen's livepatch test payloads. Results go to BUILD_DIR/ARCH/out/.
+set -euo pipefail
+. "$(dirname "$0")/lib/common.sh"
+
+arch=${1:?usage: build-xen.sh ARCH}
+check_arch "$arch"
+tree=$("$REPO_ROOT/scripts/prepare-tree.sh" "$arch")
+out=$BUILD_DIR/$arch/out
+mkdir -p "$out"
+
+makeargs=(-C "$tree/xen" XEN_TARGET_ARCH="$arch" PYTHON="$PYTHON"
+    XEN_WHOAMI=xen-dyntrace XEN_DOMAIN=localdomain XEN_BUILD_HOST=xen-dyntrace)
+[ "$arch" = arm64 ] && makeargs+=(CROSS_COMPILE=aarch64-linux-gnu-)
+[ -n "${EXTRA_CFLAGS_XEN_CORE:-}" ] && makeargs+=(EXTRA_CFLAGS_XEN_CORE="$EXTRA_CFLAGS_XEN_CORE")
+jobs=${JOBS:-$(nproc)}
+
+# Configuration: regenerate into a scratch file; install it only when it differs, so an
+# unchanged configuration triggers no rebuild.
+cfgdir=$BUILD_DIR/$arch/config
+mkdir -p "$cfgdir"
+fragments=("$REPO_ROOT/config/common.config" "$REPO_ROOT/config/$arch.config")
+for f in ${CONFIG_FRAGMENTS:-}; do fragments+=("$f"); done
+cat "${fragments[@]}" >"$cfgdir/fragments.new"
+if [ ! -f "$tree/xen/.config" ] || ! cmp -s "$cfgdir/fragments.new" "$cfgdir/fragments"; then
+    log "configuring $arch"
+    [ -f "$tree/xen/.config" ] && cp "$tree/xen/.config" "$cfgdir/config.old"
+    make -s "${makeargs[@]}" KCONFIG_CONFIG="$cfgdir/config.new" defconfig >/dev/null
+    cat "$cfgdir/fragments.new" >>"$cfgdir/config.new"
+    make -s "${makeargs[@]}" KCONFIG_CONFIG="$cfgdir/config.new" olddefconfig >/dev/null
+    # Every fragment line must have survived (a dependency may silently drop a symbol).
+    while read -r line; do
+        case "$line" in \#* | "") continue ;; esac
+        grep -qxF "$line" "$cfgdir/config.new" || die "config: '$line' did not take effect"
+    done <"$cfgdir/fragments.new"
+    if ! cmp -s "$cfgdir/config.new" "$tree/xen/.config"; then
+        cp "$cfgdir/config.new" "$tree/xen/.config"
+    fi
+    mv "$cfgdir/fragments.new" "$cfgdir/fragments"
+fi
+
+log "building Xen for $arch (-j$jobs)"
+make "${makeargs[@]}" -j"$jobs" olddefconfig >/dev/null
+rc=0
+make "${makeargs[@]}" -j"$jobs" >"$out/build.log" 2>&1 || rc=$?
+grep -E 'warning:|error:' "$out/build.log" >&2 || true
+[ "$rc" -eq 0 ] || { tail -20 "$out/build.log" >&2; die "Xen build failed (see $out/build.log)"; }
+make "${makeargs[@]}" -j"$jobs" tests >>"$out/build.log" 2>&1 ||
+    die "building Xen's test payloads failed (see $out/build.log)"
+
+cp "$tree/xen/xen" "$tree/xen/xen-syms" "$tree/xen/.config" "$out/"
+rm -rf "$out/livepatch" && mkdir -p "$out/livepatch"
+cp "$tree"/xen/test/livepatch/*.livepatch "$out/livepatch/"
+echo "$out"

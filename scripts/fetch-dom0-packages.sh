@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# fetch-dom0-packages.sh ARCH: download (never install) the Debian packages that make up the test
+# dom0 -- a bookworm kernel, busybox-static, Debian's Xen 4.17 tools matching the hypervisor source
+# and their libraries -- and unpack them with dpkg -x into one root. Prints that root's path.
+set -euo pipefail
+. "$(dirname "$0")/lib/common.sh"
+
+arch=${1:?usage: fetch-dom0-packages.sh ARCH}
+darch=$(deb_arch "$arch")
+dest=$CACHE_DIR/dom0/$arch
+root=$dest/root
+
+# Xen tools at exactly the version of the hypervisor source.
+xen_pkgs=(xen-utils-common xen-utils-4.17 libxenhypfs1 libxencall1 libxentoolcore1
+    libxentoollog1 libxenmisc4.17 libxenevtchn1 libxenforeignmemory1 libxengnttab1
+    libxendevicemodel1 libxenstore4)
+# Their libraries and the rest of the image, at the archive's candidate version.
+other_pkgs=(busybox-static libc6 zlib1g liblzma5 libbz2-1.0 libzstd1 libyajl2 libuuid1
+    libgcc-s1 libnl-3-200 libnl-route-3-200 libtinfo6 libncursesw6 libsystemd0 liblz4-1
+    libgcrypt20 libgpg-error0 libcap2)
+
+if [ ! -e "$root/.complete" ]; then
+    apt_private_setup
+    kpkg=$(apt_cache_private show --no-all-versions "linux-image-$darch:$darch" |
+        sed -n 's/^Depends: \(linux-image-[^ ,]*\).*/\1/p' | head -n1)
+    [ -n "$kpkg" ] || die "cannot resolve the kernel package for $darch"
+    debs=$dest/debs
+    rm -rf "$debs" "$root.tmp"
+    mkdir -p "$debs" "$root.tmp"
+    specs=("$kpkg:$darch")
+    for p in "${xen_pkgs[@]}"; do
+        if [ "$p" = xen-utils-common ]; then
+            specs+=("$p=$XEN_DEB_VERSION") # Architecture: all
+        else
+            specs+=("$p:$darch=$XEN_DEB_VERSION")
+        fi
+    done
+    for p in "${other_pkgs[@]}"; do specs+=("$p:$darch"); done
+    log "downloading dom0 packages for $darch ($kpkg, Xen tools $XEN_DEB_VERSION)"
+    (cd "$debs" && apt_private download "${specs[@]}" >/dev/null)
+    for d in "$debs"/*.deb; do dpkg -x "$d" "$root.tmp"; done
+    echo "$kpkg" >"$root.tmp/.kernel-package"
+    rm -rf "$root"
+    mv "$root.tmp" "$root"
+    touch "$root/.complete"
+fi
+echo "$root"

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Install (idempotently) every Debian package the host side of xen-dyntrace needs.
+# Only packages that are missing are installed; apt lists are refreshed at most once a day.
+set -euo pipefail
+
+packages=(
+    build-essential bison flex python3 bc cpio xz-utils git file
+    qemu-system-x86 qemu-system-arm
+    gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+    binutils-aarch64-linux-gnu
+    gpgv debian-archive-keyring ca-certificates
+    spin clang
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+        missing+=("$p")
+    fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+    exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "install-host-deps: missing packages (${missing[*]}) and not root" >&2
+    exit 1
+fi
+
+stamp=/var/lib/apt/periodic/xen-dyntrace-update-stamp
+if [ ! -e "$stamp" ] || [ -n "$(find "$stamp" -mmin +1440 2>/dev/null)" ]; then
+    apt-get update -q
+    mkdir -p "$(dirname "$stamp")" && touch "$stamp"
+fi
+echo "install-host-deps: installing ${missing[*]}"
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,40 @@
+# TAP collection for dom0 suites. Source it.
+# shellcheck shell=bash
+
+# collect_tap ARCH SUITE LOG EXPECTED VERDICT: print the suite's results as lines
+# "ok ARCH/SUITE/TEST ..." or "not ok ...", read from the serial LOG between the suite's markers.
+# Tests that did not report (EXPECTED minus reported) and a crash (VERDICT 2) are failures.
+collect_tap() {
+    local arch=$1 suite=$2 log_file=$3 expected=$4 verdict=$5 tap got
+    tap=$(tr -d '\r' <"$log_file" |
+        sed -n "/DYNTRACE: suite $suite begin/,/DYNTRACE: suite $suite end/p" |
+        grep -E '^(not ok|ok) [0-9]+ - ' || true)
+    echo "# $arch $suite (boot verdict $verdict)"
+    [ -n "$tap" ] && echo "$tap" | sed -E "s#^(not ok|ok) [0-9]+ - #\1 $arch/#"
+    got=0
+    [ -n "$tap" ] && got=$(echo "$tap" | wc -l)
+    while [ "$got" -lt "$expected" ]; do
+        got=$((got + 1))
+        echo "not ok $arch/$suite: test result $got missing (boot verdict $verdict)"
+    done
+    if [ "$verdict" -eq 2 ]; then echo "not ok $arch/$suite: the machine crashed"; fi
+    return 0
+}
+
+# tap_failure_details LOG SUITE: the "# " output of each failed test, for the reader.
+tap_failure_details() {
+    tr -d '\r' <"$1" | sed -n "/DYNTRACE: suite $2 begin/,/DYNTRACE: suite $2 end/p" |
+        awk '/^# /{buf = buf $0 "\n"; next}
+             /^not ok/{printf "%s", buf; print; buf=""; next}
+             /^ok /{buf=""}'
+}
+
+# summarize DIR: count the result lines of every DIR/*.tap; print "N passed, N failed".
+# Returns non-zero when anything failed or nothing ran.
+summarize() {
+    local passed failed
+    passed=$(cat "$1"/*.tap 2>/dev/null | grep -c '^ok ' || true)
+    failed=$(cat "$1"/*.tap 2>/dev/null | grep -c '^not ok ' || true)
+    echo "$passed passed, $failed failed"
+    [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# make-initramfs.sh ARCH: build the dom0 initramfs: busybox, the Xen kernel modules, Debian's Xen
+# tools (xenhypfs, xen-livepatch, xen-hptool, xentrace) with exactly the libraries they need, our
+# dom0 /init, the end-to-end test scripts and Xen's livepatch test payloads from our build.
+# Writes BUILD_DIR/ARCH/initramfs.cpio.gz and BUILD_DIR/ARCH/vmlinuz; prints the directory.
+set -euo pipefail
+. "$(dirname "$0")/lib/common.sh"
+
+arch=${1:?usage: make-initramfs.sh ARCH}
+check_arch "$arch"
+pkgroot=$("$REPO_ROOT/scripts/fetch-dom0-packages.sh" "$arch")
+out=$BUILD_DIR/$arch
+payloads=$out/out/livepatch
+stage=$out/initramfs
+case "$arch" in
+x86_64) triplet=x86_64-linux-gnu ;;
+arm64) triplet=aarch64-linux-gnu ;;
+esac
+
+rm -rf "$stage"
+mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,lib/modules,lib/$triplet,proc,sys,dev,tmp,run,var/run,var/log,opt/dyntrace}
+
+install -m 0755 "$pkgroot/bin/busybox" "$stage/bin/busybox"
+
+kver=$(basename "$(ls -d "$pkgroot"/lib/modules/*/ | head -n1)")
+for m in xen-evtchn xen-privcmd xenfs; do
+    ko=$(find "$pkgroot/lib/modules/$kver" -name "$m.ko*" | head -n1)
+    [ -n "$ko" ] || die "module $m not found in $kver"
+    cp "$ko" "$stage/lib/modules/"
+done
+cp "$pkgroot/boot/vmlinuz-$kver" "$out/vmlinuz"
+
+# Tools, linked under their usual names.
+tools=(usr/sbin/xenhypfs usr/lib/xen-4.17/bin/xen-livepatch usr/lib/xen-4.17/bin/xen-hptool
+    usr/lib/xen-4.17/bin/xentrace)
+for t in "${tools[@]}"; do
+    mkdir -p "$stage/$(dirname "$t")"
+    cp "$pkgroot/$t" "$stage/$t"
+    [ "$t" = usr/sbin/xenhypfs ] || ln -sf "/$t" "$stage/usr/sbin/$(basename "$t")"
+done
+
+# Libraries: follow DT_NEEDED from the tools, resolved inside the unpacked packages.
+libdirs=("$pkgroot/lib/$triplet" "$pkgroot/usr/lib/$triplet")
+find_lib() {
+    local d
+    for d in "${libdirs[@]}"; do
+        [ -e "$d/$1" ] && { echo "$d/$1"; return 0; }
+    done
+    return 1
+}
+declare -A seen=()
+queue=()
+for t in "${tools[@]}"; do queue+=("$pkgroot/$t"); done
+while [ "${#queue[@]}" -gt 0 ]; do
+    f=${queue[0]}
+    queue=("${queue[@]:1}")
+    for n in $(readelf -d "$f" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do
+        [ -n "${seen[$n]:-}" ] && continue
+        seen[$n]=1
+        lib=$(find_lib "$n") || die "library $n (needed by ${f#"$pkgroot"/}) not in the dom0 packages"
+        cp -L "$lib" "$stage/lib/$triplet/$n"
+        queue+=("$lib")
+    done
+done
+# The dynamic loader, at the path the binaries name.
+interp=$(readelf -l "$pkgroot/usr/sbin/xenhypfs" | sed -n 's/.*Requesting program interpreter: \(.*\)\]/\1/p')
+mkdir -p "$stage/$(dirname "$interp")"
+cp -L "$pkgroot/$interp" "$stage/$interp" 2>/dev/null ||
+    cp -L "$pkgroot/lib/$triplet/$(basename "$interp")" "$stage/$interp"
+
+# Our dom0 side: /init, the test suites, Xen's livepatch payloads.
+install -m 0755 "$REPO_ROOT/dom0/init" "$stage/init"
+cp -r "$REPO_ROOT/tests/dom0" "$stage/opt/dyntrace/tests"
+if [ -d "$payloads" ]; then
+    cp -r "$payloads" "$stage/opt/dyntrace/livepatch"
+fi
+if [ -d "$out/dom0-bin" ]; then
+    cp -r "$out/dom0-bin" "$stage/opt/dyntrace/bin"
+fi
+echo "$arch" >"$stage/opt/dyntrace/arch"
+
+(cd "$stage" && find . -print0 | sort -z | cpio --null -o -H newc --quiet -R 0:0) |
+    gzip -1 >"$out/initramfs.cpio.gz.new"
+mv "$out/initramfs.cpio.gz.new" "$out/initramfs.cpio.gz"
+echo "$out"

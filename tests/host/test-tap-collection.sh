@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Host test of the harness itself: TAP collection from a serial log must count interleaved
+# hypervisor lines out, missing results and crashes in, and the summary must fail on them.
+set -euo pipefail
+. "$(dirname "$0")/../../scripts/lib/tap.sh"
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+n=0 bad=0
+check() { # NAME EXPECTED ACTUAL
+    n=$((n + 1))
+    if [ "$2" = "$3" ]; then echo "ok $n - $1"; else echo "not ok $n - $1: expected '$2', got '$3'"; bad=1; fi
+}
+
+printf '%s\r\n' "(XEN) boot" "DYNTRACE: suite s begin" "1..3" "# out" "ok 1 - s/a (1s)" \
+    "(XEN) livepatch: applied" "# why b failed" "not ok 2 - s/b (exit 1, 2s)" "ok 3 - s/c (0s)" "DYNTRACE: suite s end" \
+    "ok 9 - after the end marker" >"$t/log"
+collect_tap x s "$t/log" 3 0 >"$t/r1.tap"
+check "passed lines" 2 "$(grep -c '^ok ' "$t/r1.tap")"
+check "failed lines" 1 "$(grep -c '^not ok ' "$t/r1.tap")"
+check "names carry the arch" "ok x/s/a (1s)" "$(grep -m1 '^ok ' "$t/r1.tap")"
+check "failure details" "# why b failed" "$(tap_failure_details "$t/log" s | head -n1)"
+
+printf '%s\n' "DYNTRACE: suite s begin" "1..3" "ok 1 - s/a" "(XEN) Panic on CPU 0:" >"$t/log2"
+collect_tap x s "$t/log2" 3 2 >"$t/r2.tap"
+check "missing results and crash are failures" 3 "$(grep -c '^not ok ' "$t/r2.tap")"
+
+mkdir "$t/d1" "$t/d2" "$t/d3"
+cp "$t/r1.tap" "$t/d1/"
+check "summary with a failure" "2 passed, 1 failed/1" "$(summarize "$t/d1")/$(summarize "$t/d1" >/dev/null; echo $?)"
+grep '^ok ' "$t/r1.tap" >"$t/d2/ok.tap"
+check "summary all passed" "2 passed, 0 failed/0" "$(summarize "$t/d2")/$(summarize "$t/d2" >/dev/null; echo $?)"
+check "summary of nothing fails" "0 passed, 0 failed/1" "$(summarize "$t/d3")/$(summarize "$t/d3" >/dev/null; echo $?)"
+exit $bad
