@@ -28,13 +28,7 @@ if [ ! -e "$root/.complete" ]; then
     rm -rf "$debs" "$root.tmp"
     mkdir -p "$debs" "$root.tmp"
     specs=("$kpkg:$darch")
-    for p in "${xen_pkgs[@]}"; do
-        if [ "$p" = xen-utils-common ]; then
-            specs+=("$p=$XEN_DEB_VERSION") # Architecture: all
-        else
-            specs+=("$p:$darch=$XEN_DEB_VERSION")
-        fi
-    done
+    for p in "${xen_pkgs[@]}"; do specs+=("$p:$darch=$XEN_DEB_VERSION"); done
     for p in "${other_pkgs[@]}"; do specs+=("$p:$darch"); done
     log "downloading dom0 packages for $darch ($kpkg, Xen tools $XEN_DEB_VERSION)"
     (cd "$debs" && apt_private download "${specs[@]}" >/dev/null)

@@ -30,9 +30,9 @@ for m in xen-evtchn xen-privcmd xenfs; do
 done
 cp "$pkgroot/boot/vmlinuz-$kver" "$out/vmlinuz"
 
-# Tools, linked under their usual names.
-tools=(usr/sbin/xenhypfs usr/lib/xen-4.17/bin/xen-livepatch usr/lib/xen-4.17/bin/xen-hptool
-    usr/lib/xen-4.17/bin/xentrace)
+# Tools, linked under their usual names. Debian builds xen-hptool for x86 only.
+tools=(usr/sbin/xenhypfs usr/lib/xen-4.17/bin/xen-livepatch usr/lib/xen-4.17/bin/xentrace)
+[ "$arch" = x86_64 ] && tools+=(usr/lib/xen-4.17/bin/xen-hptool)
 for t in "${tools[@]}"; do
     mkdir -p "$stage/$(dirname "$t")"
     cp "$pkgroot/$t" "$stage/$t"
