@@ -88,7 +88,7 @@ while read -r p; do
     [ -f "$pf" ] || die "patches/series names $p, which does not exist"
     g apply --cached --whitespace=nowarn "$pf" || die "patch $p does not apply"
     # Commit message: the patch's Subject and body.
-    (cd "$tree" && git mailinfo -k "$msg.body" "$msg.diff" <"$pf" >"$msg.info") || true
+    (cd "$tree" && git mailinfo "$msg.body" "$msg.diff" <"$pf" >"$msg.info") || true
     { sed -n 's/^Subject: //p' "$msg.info"; echo; cat "$msg.body" 2>/dev/null; } >"$msg"
     [ -s "$msg" ] || echo "$p" >"$msg"
     commit_index "$msg"

@@ -34,3 +34,34 @@ expect_error() {
 }
 
 payload_dir=/opt/dyntrace/livepatch
+
+# Tracer helpers.
+T=/tracing
+
+# record_lines FILE: the record lines of a trace (everything but the # header).
+record_lines() { grep -v '^#' "$1" | grep -v '^$' || true; }
+
+# count_records FILE FUNC: records whose function is FUNC.
+count_records() { record_lines "$1" | grep -c ": $2 <-" || true; }
+
+# check_trace_wellformed FILE: every record line has the ftrace layout and the
+# header's entries-in-buffer equals the number of record lines.
+check_trace_wellformed() {
+    head -n1 "$1" | grep -q '^# tracer: ' || fail "trace does not start with '# tracer:'"
+    hdr=$(grep '^# entries-in-buffer/entries-written: ' "$1") || fail "no entries header"
+    e=$(echo "$hdr" | sed 's/.*: \([0-9]*\)\/\([0-9]*\) .*/\1/')
+    w=$(echo "$hdr" | sed 's/.*: \([0-9]*\)\/\([0-9]*\) .*/\2/')
+    n=$(record_lines "$1" | wc -l)
+    [ "$e" = "$n" ] || fail "header says $e entries, $n record lines"
+    [ "$w" -ge "$e" ] || fail "entries-written $w < entries $e"
+    bad=$(record_lines "$1" | grep -vcE '^ *(d[0-9]+v[0-9]+|<idle>) \[[0-9]{3}\] [d.][h.][z.] +[0-9]+\.[0-9]{6}: [^ ]+ <-[^ ]+$' || true)
+    [ "$bad" = 0 ] || { record_lines "$1" | grep -vE '^ *(d[0-9]+v[0-9]+|<idle>) \[[0-9]{3}\] [d.][h.][z.] +[0-9]+\.[0-9]{6}: [^ ]+ <-[^ ]+$' | head -3; fail "$bad malformed record lines"; }
+}
+
+# reset_tracing: back to the boot state (nop, no filter, off, empty).
+reset_tracing() {
+    xenhypfs write $T/tracing_on 0
+    xenhypfs write $T/set_function_filter ""
+    xenhypfs write $T/current_tracer nop
+    xenhypfs write $T/trace ""
+}
