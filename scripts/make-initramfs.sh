@@ -74,9 +74,19 @@ cp -r "$REPO_ROOT/tests/dom0" "$stage/opt/dyntrace/tests"
 if [ -d "$payloads" ]; then
     cp -r "$payloads" "$stage/opt/dyntrace/livepatch"
 fi
-if [ -d "$out/dom0-bin" ]; then
-    cp -r "$out/dom0-bin" "$stage/opt/dyntrace/bin"
-fi
+# Our dom0 test tools: static binaries for the guest's architecture.
+case "$arch" in
+x86_64) cc=gcc ;;
+arm64) cc=aarch64-linux-gnu-gcc ;;
+esac
+mkdir -p "$out/dom0-bin" "$stage/opt/dyntrace/bin"
+for src in "$REPO_ROOT"/tests/dom0-tools/*.c; do
+    bin=$out/dom0-bin/$(basename "$src" .c)
+    if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+        $cc -Wall -Wextra -Werror -O2 -static -o "$bin" "$src" || die "building $src failed"
+    fi
+    cp "$bin" "$stage/opt/dyntrace/bin/"
+done
 echo "$arch" >"$stage/opt/dyntrace/arch"
 
 (cd "$stage" && find . -print0 | sort -z | cpio --null -o -H newc --quiet -R 0:0) |

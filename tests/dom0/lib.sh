@@ -65,3 +65,51 @@ reset_tracing() {
     xenhypfs write $T/current_tracer nop
     xenhypfs write $T/trace ""
 }
+
+# A known, non-trivial state: function tracer on xen_extra_version, two
+# records, recording off.
+setup_state() {
+    reset_tracing
+    xenhypfs write $T/set_function_filter xen_extra_version || fail "setup: filter"
+    xenhypfs write $T/current_tracer function || fail "setup: tracer"
+    xenhypfs write $T/tracing_on 1 || fail "setup: on"
+    cat /sys/hypervisor/version/extra >/dev/null
+    cat /sys/hypervisor/version/extra >/dev/null
+    xenhypfs write $T/tracing_on 0 || fail "setup: off"
+}
+
+# save_state FILE / check_state FILE: everything a bad write must not change.
+save_state() {
+    {
+        echo "tracer=$(xenhypfs cat $T/current_tracer)"
+        echo "filter=$(xenhypfs cat $T/set_function_filter | tr '\n' ' ')"
+        echo "on=$(xenhypfs cat $T/tracing_on)"
+        xenhypfs cat $T/trace | grep -v '^#'
+    } >"$1"
+}
+check_state() {
+    save_state /tmp/state.after
+    if ! cmp -s "$1" /tmp/state.after; then
+        echo "state before:"; cat "$1"; echo "state after:"; cat /tmp/state.after
+        fail "the rejected write changed the state"
+    fi
+    echo "state unchanged"
+}
+
+# bad_write ERRTEXT PATH VALUE: xenhypfs write must fail with ERRTEXT and
+# change nothing.
+bad_write() {
+    save_state /tmp/state.before
+    expect_error "$1" xenhypfs write "$2" "$3"
+    check_state /tmp/state.before
+}
+
+# bad_raw ERRNO PATH HEX: a raw HypFS write must fail with ERRNO, changing nothing.
+bad_raw() {
+    save_state /tmp/state.before
+    echo "\$ hypfs-raw write $2 $3"
+    out=$(hypfs-raw write "$2" "$3")
+    echo "$out"
+    case "$out" in *"errno=$1") ;; *) fail "expected errno=$1" ;; esac
+    check_state /tmp/state.before
+}

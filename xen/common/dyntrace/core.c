@@ -607,13 +607,11 @@ static int cf_check trace_write(struct hypfs_entry_leaf *leaf,
     struct tracer *t;
     int rc;
 
+    /* max_size is 1: the only string that fits is "". */
     buf = copy_string(uaddr, ulen, leaf->e.max_size, &rc);
     if ( !buf )
         return rc;
-    rc = *buf ? -EINVAL : 0;    /* Only "" clears. */
     xfree(buf);
-    if ( rc )
-        return rc;
 
     spin_lock(&state_lock);
     t = cur_tracer;

@@ -1,0 +1,156 @@
+/*
+ * hypfs-raw: issue raw HypFS hypercalls from dom0 through /dev/xen/privcmd,
+ * for the cases xenhypfs cannot produce (strings without their NUL, values of
+ * the wrong size, chosen buffer sizes).
+ *
+ *   hypfs-raw write PATH HEX [N]  write the bytes HEX (e.g. 61626300) to PATH
+ *   hypfs-raw read PATH SIZE [N]  read PATH with a buffer of SIZE bytes
+ *
+ * Prints "rc=N errno=NAME [content_len=L]" for the last of N (default 1)
+ * back-to-back calls, then, when N > 1, "count ok=A EBUSY=B other=C".
+ * Exits 0 whatever the hypercalls returned (the caller checks the printed
+ * result); exits 2 on usage errors.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define HYPERVISOR_hypfs_op 42
+#define HYPFS_OP_read 1
+#define HYPFS_OP_write_contents 2
+
+struct privcmd_hypercall {
+    uint64_t op;
+    uint64_t arg[5];
+};
+#define IOCTL_PRIVCMD_HYPERCALL \
+    _IOC(_IOC_NONE, 'P', 0, sizeof(struct privcmd_hypercall))
+
+struct direntry {
+    uint8_t type, encoding;
+    uint16_t pad;
+    uint32_t content_len;
+    uint32_t max_write_len;
+};
+
+static const char *errname(int e)
+{
+    switch ( e )
+    {
+    case 0: return "0";
+    case EPERM: return "EPERM";
+    case ENOENT: return "ENOENT";
+    case EFAULT: return "EFAULT";
+    case EBUSY: return "EBUSY";
+    case EEXIST: return "EEXIST";
+    case EINVAL: return "EINVAL";
+    case ENOSPC: return "ENOSPC";
+    case EDOM: return "EDOM";
+    case EACCES: return "EACCES";
+    case ENOBUFS: return "ENOBUFS";
+    case ENODATA: return "ENODATA";
+    case ETIMEDOUT: return "ETIMEDOUT";
+    default: return "other";
+    }
+}
+
+static void *locked(size_t n)
+{
+    void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_LOCKED, -1, 0);
+
+    if ( p == MAP_FAILED )
+    {
+        perror("mmap");
+        exit(2);
+    }
+    memset(p, 0, n ? n : 1);
+    return p;
+}
+
+int main(int argc, char **argv)
+{
+    struct privcmd_hypercall h = { .op = HYPERVISOR_hypfs_op };
+    size_t plen, blen;
+    char *path;
+    uint8_t *buf;
+    int fd, rc = 0, err = 0;
+    unsigned long i, n = argc > 4 ? strtoul(argv[4], NULL, 0) : 1;
+    unsigned long ok = 0, busy = 0, other = 0;
+
+    if ( (argc != 4 && argc != 5) || (strcmp(argv[1], "write") && strcmp(argv[1], "read")) )
+    {
+        fprintf(stderr,
+                "usage: hypfs-raw write PATH HEX [N] | read PATH SIZE [N]\n");
+        return 2;
+    }
+
+    plen = strlen(argv[2]) + 1;
+    path = locked(plen);
+    memcpy(path, argv[2], plen);
+
+    if ( !strcmp(argv[1], "write") )
+    {
+        size_t j, digits = strlen(argv[3]);
+
+        if ( digits % 2 )
+        {
+            fprintf(stderr, "hypfs-raw: odd number of hex digits\n");
+            return 2;
+        }
+        blen = digits / 2;
+        buf = locked(blen);
+        for ( j = 0; j < blen; j++ )
+        {
+            unsigned int b;
+
+            if ( sscanf(argv[3] + 2 * j, "%2x", &b) != 1 )
+                return 2;
+            buf[j] = b;
+        }
+        h.arg[0] = HYPFS_OP_write_contents;
+    }
+    else
+    {
+        blen = strtoul(argv[3], NULL, 0);
+        buf = locked(blen);
+        h.arg[0] = HYPFS_OP_read;
+    }
+    h.arg[1] = (uintptr_t)path;
+    h.arg[2] = plen;
+    h.arg[3] = (uintptr_t)buf;
+    h.arg[4] = blen;
+
+    fd = open("/dev/xen/privcmd", O_RDWR);
+    if ( fd < 0 )
+    {
+        perror("/dev/xen/privcmd");
+        return 2;
+    }
+    for ( i = 0; i < n; i++ )
+    {
+        rc = ioctl(fd, IOCTL_PRIVCMD_HYPERCALL, &h);
+        err = rc < 0 ? errno : 0;
+        if ( !err )
+            ok++;
+        else if ( err == EBUSY )
+            busy++;
+        else
+            other++;
+    }
+    if ( !strcmp(argv[1], "read") && blen >= sizeof(struct direntry) &&
+         (rc == 0 || err == ENOBUFS) )
+        printf("rc=%d errno=%s content_len=%u\n", rc, errname(err),
+               ((struct direntry *)buf)->content_len);
+    else
+        printf("rc=%d errno=%s\n", rc, errname(err));
+    if ( n > 1 )
+        printf("count ok=%lu EBUSY=%lu other=%lu\n", ok, busy, other);
+    return 0;
+}

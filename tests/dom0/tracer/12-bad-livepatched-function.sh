@@ -1,0 +1,13 @@
+# A function that an applied livepatch has patched cannot be traced (EEXIST);
+# once the livepatch is reverted it can be.
+. /opt/dyntrace/tests/lib.sh
+reset_tracing
+run xen-livepatch load $payload_dir/xen_hello_world.livepatch
+save_state /tmp/state.before
+expect_error "File exists" xenhypfs write $T/set_function_filter xen_extra_version
+check_state /tmp/state.before
+run xen-livepatch revert xen_hello_world
+run xen-livepatch unload xen_hello_world
+run xenhypfs write $T/set_function_filter xen_extra_version
+run xenhypfs write $T/current_tracer function
+reset_tracing

@@ -1,0 +1,15 @@
+# A patch change while another is in progress is refused with EBUSY and
+# nothing else: two writers switch the tracer back and forth at once.
+. /opt/dyntrace/tests/lib.sh
+reset_tracing
+run xenhypfs write $T/set_function_filter xen_extra_version
+hypfs-raw write $T/current_tracer 66756e6374696f6e00 300 >/tmp/a &   # "function"
+hypfs-raw write $T/current_tracer 6e6f7000 300 >/tmp/b               # "nop"
+wait
+cat /tmp/a /tmp/b
+grep -q "other=0" /tmp/a && grep -q "other=0" /tmp/b || fail "errors other than EBUSY"
+busy=$(cat /tmp/a /tmp/b | sed -n 's/.*EBUSY=\([0-9]*\).*/\1/p' | awk '{s += $1} END {print s}')
+[ "$busy" -gt 0 ] || fail "no EBUSY seen"
+t=$(xenhypfs cat $T/current_tracer)
+case "$t" in nop | function) ;; *) fail "current_tracer '$t'" ;; esac
+reset_tracing
