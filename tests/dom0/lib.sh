@@ -113,3 +113,16 @@ bad_raw() {
     case "$out" in *"errno=$1") ;; *) fail "expected errno=$1" ;; esac
     check_state /tmp/state.before
 }
+
+# entry_is_untraced: xen_extra_version's entry holds the untraced site bytes
+# (checked by livepatch expectations: the xen_dyntrace_expect payload applies).
+entry_is_untraced() {
+    xen-livepatch load $payload_dir/xen_dyntrace_expect.livepatch >/tmp/lp.out 2>&1 || {
+        cat /tmp/lp.out
+        xen-livepatch unload xen_dyntrace_expect >/dev/null 2>&1
+        return 1
+    }
+    [ "$(cat /sys/hypervisor/version/extra)" = "Hello World" ] || return 1
+    xen-livepatch revert xen_dyntrace_expect >/dev/null 2>&1 || return 1
+    xen-livepatch unload xen_dyntrace_expect >/dev/null 2>&1 || return 1
+}

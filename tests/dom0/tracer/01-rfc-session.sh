@@ -32,3 +32,5 @@ check_trace_wellformed /tmp/trace
 expect_eq "records after reset" 0 "$(record_lines /tmp/trace | wc -l)"
 expect_eq "current_tracer after reset" nop "$(xenhypfs cat /tracing/current_tracer)"
 expect_eq "filter after reset" "" "$(xenhypfs cat /tracing/set_function_filter)"
+entry_is_untraced || fail "xen_extra_version's entry is not back to its boot bytes"
+echo "entry bytes of xen_extra_version are back to their boot state"
