@@ -41,11 +41,15 @@ for arch in ${ARCHES:-x86_64 arm64}; do
         continue
     fi
     echo "ok $arch/build" >"$results/$arch-build.tap"
-    suites=${SUITES:-$(grep -v '^#' "$REPO_ROOT/tests/suites.$arch")}
-    for suite in $suites; do
-        stage "$arch suite $suite"
-        "$REPO_ROOT/tests/run-dom0-suite.sh" "$arch" "$suite" || true
-    done
+    grep -v -e '^#' -e '^[[:space:]]*$' "$REPO_ROOT/tests/suites.$arch" >"$results/.suites.$arch"
+    while read -r suite smp vcpus; do
+        if [ -n "${SUITES:-}" ] && ! echo " $SUITES " | grep -q " $suite "; then
+            continue
+        fi
+        stage "$arch suite $suite (smp ${smp:-2})"
+        SMP=${smp:-2} DOM0_VCPUS=${vcpus:-${smp:-2}} \
+            "$REPO_ROOT/tests/run-dom0-suite.sh" "$arch" "$suite" </dev/null || true
+    done <"$results/.suites.$arch"
 done
 
 stage "done"
