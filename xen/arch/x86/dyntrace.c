@@ -65,8 +65,14 @@ void __init arch_dyntrace_init_sites(const unsigned long *sites,
                                      unsigned int nr)
 {
     unsigned int i, converted = 0;
+    unsigned long flags;
 
     /*
+     * A half-written site is not an instruction: an interrupt arriving
+     * between two byte writes of a function it then calls would execute
+     * garbage.  Interrupts stay off for the whole conversion (only this CPU
+     * is up; NMIs are not yet enabled as a watchdog at presmp time).
+     *
      * As alternatives do: make .text writable (only our own TLB matters: the
      * APs are not up yet), write, then back to RX, which also cleans the
      * dirty bits that CET shadow stacks care about.
@@ -75,12 +81,14 @@ void __init arch_dyntrace_init_sites(const unsigned long *sites,
                              (unsigned long)__2M_text_end,
                              PAGE_HYPERVISOR_RWX);
     flush_local(FLUSH_TLB_GLOBAL);
+    local_irq_save(flags);
     for ( i = 0; i < nr; i++ )
         if ( !memcmp((void *)sites[i], sled, SITE_SIZE) )
         {
             write_site(sites[i], nop5);
             converted++;
         }
+    local_irq_restore(flags);
     modify_xen_mappings_lite(XEN_VIRT_START + MB(2),
                              (unsigned long)__2M_text_end,
                              PAGE_HYPERVISOR_RX);

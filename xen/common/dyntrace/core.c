@@ -317,10 +317,13 @@ static long cf_check patch_continuation(void *unused)
         bitmap_copy(filter_map, req.filter, nr_sites);
         SWAP(filter_text, req.filter_text);
     }
+    /*
+     * req belongs to the pending operation: free it before the next writer
+     * can see op_pending clear and fill it in.
+     */
+    free_request();
     op_pending = false;
     spin_unlock(&state_lock);
-
-    free_request();
 
     if ( rc )
         printk(XENLOG_WARNING "dyntrace: patching failed: %d\n", rc);
@@ -388,9 +391,9 @@ static int request(struct tracer *t, unsigned long *f, char *ftext)
     if ( rc )
     {
         spin_lock(&state_lock);
+        free_request();
         op_pending = false;
         spin_unlock(&state_lock);
-        free_request();
     }
 
     return rc;
