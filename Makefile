@@ -5,7 +5,7 @@ ARCH ?= x86_64
 SMP ?= 2
 export SMP
 
-.PHONY: all demo check deps source prepare build image boot shell patches host-tests clean distclean
+.PHONY: all demo check bench deps source prepare build image boot shell patches host-tests clean distclean
 
 all: build
 
@@ -14,6 +14,10 @@ demo:
 
 check:
 	scripts/check.sh
+
+# Benchmarks (not part of check): per-call and patching costs, against xentrace.
+bench:
+	scripts/bench.sh $(ARCH)
 
 deps:
 	scripts/install-host-deps.sh

@@ -4,7 +4,8 @@
 #
 # Environment: SMP (pCPUs, default 2: the host's core count; more emulated CPUs than host cores
 # starves Xen's rendezvous), DOM0_VCPUS (default SMP), TIMEOUT (seconds, hard limit on the QEMU
-# process), ICOUNT=1 (deterministic guest time: 1 instruction = 1 ns), LOG (serial log path).
+# process), ICOUNT=1 (deterministic guest time: 1 instruction = 1 ns), LOG (serial log path),
+# XEN_IMAGE (the hypervisor to boot instead of BUILD_DIR/ARCH/out/xen).
 #
 # The verdict comes from markers in the serial log, never from QEMU's exit status:
 #   0  the suite ran to its end marker      2  Xen or dom0 crashed (log tail shown)
@@ -19,7 +20,7 @@ smp=${SMP:-2}
 vcpus=${DOM0_VCPUS:-$smp}
 timeout=${TIMEOUT:-900}
 dir=$BUILD_DIR/$arch
-xen=$dir/out/xen
+xen=${XEN_IMAGE:-$dir/out/xen}
 initrd=$dir/initramfs.cpio.gz
 kernel=$dir/vmlinuz
 for f in "$xen" "$initrd" "$kernel"; do [ -f "$f" ] || die "$f missing: build first"; done

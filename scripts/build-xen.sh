@@ -1,13 +1,34 @@
 #!/usr/bin/env bash
 # build-xen.sh ARCH: prepare the tree, configure it (defconfig + config/*.config fragments) and
 # build the hypervisor and Xen's livepatch test payloads. Results go to BUILD_DIR/ARCH/out/.
+#
+# BASELINE=1 builds the pristine tree instead (the prepared tree's first commit, without our files
+# and patches, configured with config/common.config only) into BUILD_DIR/ARCH/baseline/out/: the
+# benchmarks' reference build.
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
 arch=${1:?usage: build-xen.sh ARCH}
 check_arch "$arch"
 tree=$("$REPO_ROOT/scripts/prepare-tree.sh" "$arch")
-out=$BUILD_DIR/$arch/out
+baseline=${BASELINE:-0}
+if [ "$baseline" = 1 ]; then
+    base_tree=$BUILD_DIR/$arch/baseline/xen
+    base_id=$(git -C "$tree" rev-parse dyntrace-base)
+    if [ "$(cat "$base_tree/.dyntrace-base" 2>/dev/null)" != "$base_id" ]; then
+        log "extracting the pristine tree into $base_tree"
+        rm -rf "$base_tree"
+        mkdir -p "$base_tree"
+        git -C "$tree" archive dyntrace-base | tar -x -C "$base_tree"
+        echo "$base_id" >"$base_tree/.dyntrace-base"
+    fi
+    tree=$base_tree
+    out=$BUILD_DIR/$arch/baseline/out
+    cfgdir=$BUILD_DIR/$arch/baseline/config
+else
+    out=$BUILD_DIR/$arch/out
+    cfgdir=$BUILD_DIR/$arch/config
+fi
 mkdir -p "$out"
 
 makeargs=(-C "$tree/xen" XEN_TARGET_ARCH="$arch" PYTHON="$PYTHON"
@@ -18,9 +39,9 @@ jobs=${JOBS:-$(nproc)}
 
 # Configuration: regenerate into a scratch file; install it only when it differs, so an
 # unchanged configuration triggers no rebuild.
-cfgdir=$BUILD_DIR/$arch/config
 mkdir -p "$cfgdir"
-fragments=("$REPO_ROOT/config/common.config" "$REPO_ROOT/config/$arch.config")
+fragments=("$REPO_ROOT/config/common.config")
+[ "$baseline" = 1 ] || fragments+=("$REPO_ROOT/config/$arch.config")
 for f in ${CONFIG_FRAGMENTS:-}; do fragments+=("$f"); done
 cat "${fragments[@]}" >"$cfgdir/fragments.new"
 if [ ! -f "$tree/xen/.config" ] || ! cmp -s "$cfgdir/fragments.new" "$cfgdir/fragments"; then
@@ -46,10 +67,14 @@ rc=0
 make "${makeargs[@]}" -j"$jobs" >"$out/build.log" 2>&1 || rc=$?
 grep -E 'warning:|error:' "$out/build.log" >&2 || true
 [ "$rc" -eq 0 ] || { tail -20 "$out/build.log" >&2; die "Xen build failed (see $out/build.log)"; }
+cp "$tree/xen/xen" "$tree/xen/xen-syms" "$tree/xen/.config" "$out/"
+if [ "$baseline" = 1 ]; then
+    echo "$out"
+    exit 0
+fi
 make "${makeargs[@]}" -j"$jobs" tests >>"$out/build.log" 2>&1 ||
     die "building Xen's test payloads failed (see $out/build.log)"
 
-cp "$tree/xen/xen" "$tree/xen/xen-syms" "$tree/xen/.config" "$out/"
 rm -rf "$out/livepatch" && mkdir -p "$out/livepatch"
 cp "$tree"/xen/test/livepatch/*.livepatch "$out/livepatch/"
 echo "$out"

@@ -1,5 +1,6 @@
-# The function tracer needs a filter (tracing every function does not exist
-# yet): selecting it with an empty filter is refused with ENODATA.
+# The function tracer needs a filter (as the RFC says, empty means none; "*"
+# selects every function): selecting it with an empty filter is refused with
+# ENODATA.
 . /opt/dyntrace/tests/lib.sh
 reset_tracing
 save_state /tmp/state.before

@@ -60,7 +60,12 @@ static unsigned long *filter_map;       /* sites selected by the filter */
 static char *filter_text;               /* their names, as read back */
 static bool op_pending;
 static bool tracing_on_val;
-static unsigned int clear_gen;          /* bumped on every clear */
+/*
+ * Bumped by every change a reader of trace could see: a clear, a tracer
+ * switch, tracing_on.  A snapshot kept for a retry is served only while it
+ * is unchanged (see snap_exit()).
+ */
+static unsigned int trace_gen;
 
 /* Changed only inside the rendezvous. */
 static unsigned long *patched_map;
@@ -226,6 +231,7 @@ static struct {
     unsigned long *want;        /* patched sites after the operation */
     unsigned long *orig;        /* patched sites before it */
     bool switching;             /* tracer changes: clear the buffers */
+    unsigned int changed;       /* entries rewritten by the last attempt */
 } req;
 
 /* Runs on the master of the rendezvous, every other CPU parked. */
@@ -238,6 +244,7 @@ static int cf_check apply_quiesced(void *unused)
     if ( rc )
         return rc;
 
+    req.changed = 0;
     for ( i = 0; i < nr_sites; i++ )
     {
         bool want = test_bit(i, req.want);
@@ -248,6 +255,7 @@ static int cf_check apply_quiesced(void *unused)
         if ( rc )
             break;
         __change_bit(i, patched_map);
+        req.changed++;
     }
 
     if ( rc )
@@ -292,6 +300,7 @@ static long cf_check patch_continuation(void *unused)
 {
     unsigned int tries;
     uint32_t timeout = MILLISECS(50);
+    s_time_t start = NOW();
     bool change = !bitmap_equal(req.want, patched_map, nr_sites) ||
                   req.switching;
     int rc = 0;
@@ -308,11 +317,17 @@ static long cf_check patch_continuation(void *unused)
         timeout = min_t(uint64_t, timeout * 2, MILLISECS(2000));
     }
 
+    /* For operators and the benchmarks: the cost of one operation. */
+    printk(XENLOG_DEBUG
+           "dyntrace: %u entries rewritten, %u rendezvous, %"PRI_stime
+           " us, rc %d\n", change && !rc ? req.changed : 0, tries + change,
+           (NOW() - start) / 1000, rc);
+
     spin_lock(&state_lock);
     if ( !rc )
     {
         if ( req.switching )
-            clear_gen++;
+            trace_gen++;
         cur_tracer = req.tracer;
         bitmap_copy(filter_map, req.filter, nr_sites);
         SWAP(filter_text, req.filter_text);
@@ -496,8 +511,43 @@ static int cf_check tracer_write(struct hypfs_entry_leaf *leaf,
     return request(t, f, ftext);
 }
 
-/* Parse a filter: whitespace-separated names, each selecting every site of
- * that name ("file.c#func" or plain "func"). */
+/* Shell-style match of '*' (any run) and '?' (one character). */
+static bool glob_match(const char *pat, const char *s)
+{
+    const char *star = NULL, *resume = NULL;
+
+    while ( *s )
+    {
+        if ( *pat == '*' )
+        {
+            star = ++pat;
+            resume = s;
+        }
+        else if ( *pat == '?' || *pat == *s )
+        {
+            pat++;
+            s++;
+        }
+        else if ( star )
+        {
+            pat = star;
+            s = ++resume;
+        }
+        else
+            return false;
+    }
+    while ( *pat == '*' )
+        pat++;
+
+    return !*pat;
+}
+
+/*
+ * Parse a filter: whitespace-separated names, each selecting every site of
+ * that name ("file.c#func" or plain "func").  A name with '*' or '?' is a
+ * pattern, matched against both forms; it skips functions an applied
+ * livepatch has rewritten and fails with -ENOENT only if it matches nothing.
+ */
 static int parse_filter(char *buf, unsigned long *f, char **ftext)
 {
     char *tok, *p = buf, *out;
@@ -506,22 +556,31 @@ static int parse_filter(char *buf, unsigned long *f, char **ftext)
 
     while ( (tok = strsep(&p, " \t\n")) != NULL )
     {
-        bool found = false;
+        bool found = false, glob;
 
         if ( !*tok )
             continue;
+        glob = strpbrk(tok, "*?");
         for ( i = 0; i < nr_sites; i++ )
         {
             const char *n = site_to_name(i), *hash = strchr(n, '#');
+            bool clean;
 
-            if ( strcmp(n, tok) && (!hash || strcmp(hash + 1, tok)) )
+            if ( glob ? !glob_match(tok, n) &&
+                        (!hash || !glob_match(tok, hash + 1))
+                      : strcmp(n, tok) && (!hash || strcmp(hash + 1, tok)) )
                 continue;
-            if ( !test_bit(i, patched_map) &&
-                 !arch_dyntrace_site_is_clean(sites[i]) )
+            clean = test_bit(i, patched_map) ||
+                    arch_dyntrace_site_is_clean(sites[i]);
+            if ( !clean && !glob )
                 return -EEXIST;     /* Rewritten by a livepatch. */
+            if ( !clean )
+                continue;
             __set_bit(i, f);
             found = true;
         }
+        if ( !found && glob )
+            return -ENOENT;
         if ( !found )
             /* A known symbol without a site is not traceable. */
             return symbols_lookup_by_name(tok) ? -EPERM : -ENOENT;
@@ -597,7 +656,12 @@ static int cf_check tracing_on_write(struct hypfs_entry_leaf *leaf,
 
     rc = t->set_on ? t->set_on(val) : 0;
     if ( !rc )
+    {
+        spin_lock(&state_lock);
         tracing_on_val = val;
+        trace_gen++;
+        spin_unlock(&state_lock);
+    }
 
     return rc;
 }
@@ -624,7 +688,7 @@ static int cf_check trace_write(struct hypfs_entry_leaf *leaf,
     if ( !rc )
     {
         spin_lock(&state_lock);
-        clear_gen++;
+        trace_gen++;
         spin_unlock(&state_lock);
     }
 
@@ -639,7 +703,9 @@ static int cf_check trace_write(struct hypfs_entry_leaf *leaf,
  */
 struct snap {
     struct dyntrace_text text;
-    bool consumed;
+    unsigned int gen;           /* trace_gen before the snapshot was taken */
+    bool sized;                 /* getsize() ran: this is a read */
+    bool consumed;              /* read() copied it out */
 };
 
 static DEFINE_PER_CPU(bool, listing);
@@ -649,7 +715,8 @@ static struct dyntrace_text cached_trace;   /* unread snapshot, for a retry */
 static unsigned int cached_gen;
 static s_time_t cached_time;
 
-static int build_text(const struct hypfs_entry *e, struct dyntrace_text *t);
+static int build_text(const struct hypfs_entry *e, unsigned int gen,
+                      struct dyntrace_text *t);
 
 static const struct hypfs_entry *cf_check snap_enter(
     const struct hypfs_entry *e)
@@ -664,7 +731,10 @@ static const struct hypfs_entry *cf_check snap_enter(
     if ( !d )
         return ERR_PTR(-ENOMEM);
 
-    rc = build_text(e, &d->text);
+    spin_lock(&state_lock);
+    d->gen = trace_gen;
+    spin_unlock(&state_lock);
+    rc = build_text(e, d->gen, &d->text);
     if ( rc )
     {
         hypfs_free_dyndata();
@@ -678,10 +748,15 @@ static void cf_check snap_exit(const struct hypfs_entry *e);
 
 static unsigned int cf_check snap_getsize(const struct hypfs_entry *e)
 {
+    struct snap *d;
+
     if ( this_cpu(listing) )
         return 0;
 
-    return ((struct snap *)hypfs_get_dyndata())->text.len;
+    d = hypfs_get_dyndata();
+    d->sized = true;
+
+    return d->text.len;
 }
 
 static int cf_check snap_read(const struct hypfs_entry *e,
@@ -761,18 +836,19 @@ static void cf_check snap_exit(const struct hypfs_entry *e)
         return;
 
     d = hypfs_get_dyndata();
-    if ( e == &trace.e && !d->consumed )
+    if ( e == &trace.e && d->sized && !d->consumed )
     {
         /*
-         * Not read (-ENOBUFS: the caller's buffer was too small).  Keep it
-         * for the caller's retry, which then sees the same size.
+         * A read that copied nothing (-ENOBUFS: the caller's buffer was too
+         * small).  Keep the snapshot for the caller's retry, which then
+         * sees the same size.  Tagged with the generation from before it was
+         * taken: any clear, switch or tracing_on write since invalidates it.
+         * Write operations never leave one behind (they do not size).
          */
         spin_lock(&cache_lock);
         dyntrace_text_free(&cached_trace);
         cached_trace = d->text;
-        spin_lock(&state_lock);
-        cached_gen = clear_gen;
-        spin_unlock(&state_lock);
+        cached_gen = d->gen;
         cached_time = NOW();
         spin_unlock(&cache_lock);
         d->text.buf = NULL;
@@ -781,17 +857,16 @@ static void cf_check snap_exit(const struct hypfs_entry *e)
     hypfs_free_dyndata();
 }
 
-static int build_text(const struct hypfs_entry *e, struct dyntrace_text *t)
+static int build_text(const struct hypfs_entry *e, unsigned int gen,
+                      struct dyntrace_text *t)
 {
     const char *s;
     struct tracer *tr;
-    unsigned int gen;
 
     if ( e == &trace.e )
     {
         spin_lock(&state_lock);
         tr = cur_tracer;
-        gen = clear_gen;
         spin_unlock(&state_lock);
 
         spin_lock(&cache_lock);
@@ -856,8 +931,12 @@ void dyntrace_text_free(struct dyntrace_text *t)
 
 static int __init cf_check dyntrace_sites_init(void)
 {
-    int rc = build_site_table();
+    int rc;
 
+    /* The record layout is part of the interface (docs, benchmarks). */
+    BUILD_BUG_ON(sizeof(struct dyntrace_record) != 32);
+
+    rc = build_site_table();
     if ( rc )
         return rc;
 
