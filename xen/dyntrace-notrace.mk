@@ -15,5 +15,8 @@ DYNTRACE_NOTRACE += arch/$(SRCARCH)/smpboot.o arch/$(SRCARCH)/percpu.o
 # in NMI context), TLB flushing used by the patcher, string helpers.
 DYNTRACE_NOTRACE += arch/x86/traps.o arch/x86/nmi.o arch/x86/cpu/mcheck/%
 DYNTRACE_NOTRACE += arch/x86/flushtlb.o arch/x86/string.o arch/x86/cpu/common.o
-# Arm: the writable alias and cache maintenance used by the patcher.
+# Arm: the writable alias and instruction encoding used by the patcher,
+# secondary CPU bring-up, and the arm64 library (bit operations are out of
+# line there).
 DYNTRACE_NOTRACE += arch/arm/arm64/livepatch.o arch/arm/arm64/insn.o
+DYNTRACE_NOTRACE += arch/arm/arm64/smpboot.o arch/arm/arm64/lib/%

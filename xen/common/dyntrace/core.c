@@ -234,6 +234,15 @@ static struct {
     unsigned int changed;       /* entries rewritten by the last attempt */
 } req;
 
+/* Arm has no __change_bit(). */
+static void flip_bit(unsigned int nr, unsigned long *map)
+{
+    if ( test_bit(nr, map) )
+        __clear_bit(nr, map);
+    else
+        __set_bit(nr, map);
+}
+
 /* Runs on the master of the rendezvous, every other CPU parked. */
 static int cf_check apply_quiesced(void *unused)
 {
@@ -254,7 +263,7 @@ static int cf_check apply_quiesced(void *unused)
         rc = arch_dyntrace_patch(sites[i], want);
         if ( rc )
             break;
-        __change_bit(i, patched_map);
+        flip_bit(i, patched_map);
         req.changed++;
     }
 
@@ -270,7 +279,7 @@ static int cf_check apply_quiesced(void *unused)
             if ( orig == test_bit(done, patched_map) )
                 continue;
             arch_dyntrace_patch(sites[done], orig);
-            __change_bit(done, patched_map);
+            flip_bit(done, patched_map);
         }
     }
     else

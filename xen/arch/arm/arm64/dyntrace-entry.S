@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xen-dyntrace, arm64: the trampoline that a traced function's entry calls.
+ *
+ * A traced entry is "mov x9, x30; bl dyntrace_trampoline", so on entry:
+ *   x30 = site + 8, the traced function's body
+ *   x9  = the traced function's return address (its caller)
+ * x0-x8 (arguments, indirect result) are live and saved; x9-x17 are
+ * scratch at a function's entry; x18 and the callee-saved registers are
+ * preserved by dyntrace_dispatch() itself.  A frame record links this frame
+ * into the caller's chain for backtraces.  Return to the body with
+ * x30 = the function's own return address, through "ret x10" (a return,
+ * not an indirect branch, so BTI would not object).
+ */
+
+#include <asm/asm_defns.h>
+
+        .text
+ENTRY(dyntrace_trampoline)
+        sub     sp, sp, #96
+        stp     x0, x1, [sp, #0]
+        stp     x2, x3, [sp, #16]
+        stp     x4, x5, [sp, #32]
+        stp     x6, x7, [sp, #48]
+        stp     x8, x9, [sp, #64]
+        stp     x29, x30, [sp, #80]
+        add     x29, sp, #80
+
+        sub     x0, x30, #8             /* ip: the function's entry */
+        mov     x1, x9                  /* parent_ip */
+        bl      dyntrace_dispatch
+
+        ldp     x0, x1, [sp, #0]
+        ldp     x2, x3, [sp, #16]
+        ldp     x4, x5, [sp, #32]
+        ldp     x6, x7, [sp, #48]
+        ldp     x8, x9, [sp, #64]
+        ldp     x29, x10, [sp, #80]     /* x10: site + 8 */
+        add     sp, sp, #96
+        mov     x30, x9
+        /* ret x10 (Xen's "ret" macro takes no register), then the same
+         * speculation barrier as that macro. */
+        .inst   0xd65f0140
+        sb
+ENDPROC(dyntrace_trampoline)

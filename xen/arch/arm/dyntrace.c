@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xen-dyntrace, arm64: patch sites.
+ *
+ * -fpatchable-function-entry=2 leaves two NOPs at each function's entry.  At
+ * boot, still on one CPU, the first becomes "mov x9, x30" (x9 is a scratch
+ * register, dead at a function's entry, so this changes nothing).  Tracing a
+ * function then only swaps the second word between NOP and
+ * "bl dyntrace_trampoline": one aligned 32-bit store, an instruction pair
+ * the architecture allows to be modified while it may be executing.  The
+ * trampoline finds the function's own return address in x9.
+ *
+ * Text is read-only: stores go through livepatch's writable alias of the
+ * hypervisor image (vmap_of_xen_text, mapped by arch_livepatch_quiesce()),
+ * with a data cache clean to the point of coherency after each; the
+ * instruction cache is invalidated by arch_livepatch_revive() and every CPU
+ * leaving the rendezvous runs an ISB.
+ */
+
+#include <xen/dyntrace.h>
+#include <xen/init.h>
+#include <xen/lib.h>
+#include <xen/livepatch.h>
+#include <xen/mm.h>
+
+#include <asm/arm64/brk.h>
+#include <asm/atomic.h>
+#include <asm/insn.h>
+#include <asm/livepatch.h>
+#include <asm/page.h>
+
+#define INSN_MOV_X9_X30 0xaa1e03e9U
+#define INSN_NOP        0xd503201fU
+
+void dyntrace_trampoline(void);
+
+static uint32_t call_insn(unsigned long site)
+{
+    /* The bl is the site's second word. */
+    return aarch64_insn_gen_branch_imm(site + 4,
+                                       (unsigned long)dyntrace_trampoline,
+                                       AARCH64_INSN_BRANCH_LINK);
+}
+
+static void write_word(unsigned long addr, uint32_t insn)
+{
+    uint32_t *alias = (void *)addr - (void *)_start + vmap_of_xen_text;
+
+    ASSERT(vmap_of_xen_text);
+    write_atomic(alias, insn);
+    clean_and_invalidate_dcache_va_range(alias, sizeof(*alias));
+}
+
+bool arch_dyntrace_site_is_clean(unsigned long site)
+{
+    const uint32_t *w = (const uint32_t *)site;
+
+    return w[0] == INSN_MOV_X9_X30 && w[1] == INSN_NOP;
+}
+
+int arch_dyntrace_patch(unsigned long site, bool enable)
+{
+    const uint32_t *w = (const uint32_t *)site;
+    uint32_t bl = call_insn(site);
+
+    if ( bl == AARCH64_BREAK_FAULT )
+        return -ERANGE;
+    if ( w[0] != INSN_MOV_X9_X30 || w[1] != (enable ? INSN_NOP : bl) )
+        return -EEXIST;
+    write_word(site + 4, enable ? bl : INSN_NOP);
+
+    return 0;
+}
+
+void __init arch_dyntrace_init_sites(const unsigned long *sites,
+                                     unsigned int nr)
+{
+    unsigned int i, converted = 0;
+    unsigned long flags;
+
+    if ( arch_livepatch_quiesce() )
+    {
+        printk(XENLOG_ERR "dyntrace: no writable alias of the text\n");
+        return;
+    }
+
+    local_irq_save(flags);
+    for ( i = 0; i < nr; i++ )
+    {
+        const uint32_t *w = (const uint32_t *)sites[i];
+
+        if ( w[0] == INSN_NOP && w[1] == INSN_NOP )
+        {
+            write_word(sites[i], INSN_MOV_X9_X30);
+            converted++;
+        }
+    }
+    local_irq_restore(flags);
+
+    arch_livepatch_revive();
+
+    printk(XENLOG_INFO "dyntrace: %u of %u sites made \"mov x9, x30; nop\"\n",
+           converted, nr);
+}
