@@ -33,7 +33,7 @@ for t in "$REPO_ROOT"/tests/host/test-*; do
     grep -E '^(not )?ok' "$results/host-$name.tap" || true
 done
 
-for arch in ${ARCHES:-x86_64 arm64}; do
+for arch in ${ARCHES-x86_64 arm64}; do
     stage "build $arch"
     if ! "$REPO_ROOT/scripts/build-xen.sh" "$arch" >/dev/null ||
         ! "$REPO_ROOT/scripts/make-initramfs.sh" "$arch" >/dev/null; then

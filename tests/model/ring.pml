@@ -1,0 +1,539 @@
+/*
+ * Promela model of xen/common/dyntrace/ring.c, the per-CPU ring buffers, and
+ * of the concurrency contract of docs/design.md ("Buffers", B2-B9).
+ * Checked by tests/host/test-ring-model; see docs/design.md, "How the
+ * contract is checked".
+ *
+ * Two CPUs.  CPU0 is online throughout; CPU1 is present but offline at boot,
+ * without a buffer: the hotplug process brings it up (its buffer is
+ * allocated at CPU_UP_PREPARE), takes it down and brings it up again.  On a
+ * CPU, an ordinary ("task") context calls dt_ring_record and an NMI may
+ * arrive once, between any two steps of the task context - in the middle of
+ * a write included - and call dt_ring_record itself.  Holders run on other
+ * CPUs, concurrently: a snapshot reader, a clearer, and the on/off switch
+ * (off, then on again).  Recording is on at the start.
+ *
+ * The state space of everything at once is too large to search exhaustively
+ * in reasonable memory, so the run is split into scenarios that share this
+ * model (each one exhaustive):
+ *   SCEN_WRITE    (default) CPU0: task (2 calls) and NMI; reader, clearer
+ *                 and on/off switch.  The drain, torn records, nesting,
+ *                 clear visibility, accounting, set_on.
+ *   SCEN_HOTPLUG  CPU1: task (2 calls) and NMI, brought up, taken down and
+ *                 up again; CPU0: a buffer, no writer; reader and clearer.
+ *                 The ready flag, CPU maps, clears of an offline CPU's
+ *                 buffer, the buffer allocated at CPU_UP_PREPARE.
+ *   SCEN_HOTPLUG_ONOFF  the same CPUs with the on/off switch instead of
+ *                 reader and clearer: a buffer allocated while recording
+ *                 is off starts off; set_on covers an offline CPU.
+ *
+ * Memory ordering.  Spin interleaves atomic steps (sequential consistency),
+ * so every access another CPU can observe separately is its own step: the
+ * writer's cmpxchg, the two halves of the slot, the count, the status store;
+ * each half of each slot the reader copies, the clearer's resets, each
+ * holder's release.  (A holder's status read and cmpxchg are one step: when
+ * the cmpxchg loses a race it only retries, which is the same as a longer
+ * wait.)  The barriers are what forbid other orders; each BROKEN_* variant
+ * removes one step or barrier and adds the orders the hardware would then
+ * allow (on weakly ordered CPUs, where Xen's write_atomic and read_atomic
+ * are plain accesses), so a reviewer can see what each is for:
+ *
+ *   spin -DBROKEN_DRAIN -a ring.pml      ring_hold does not wait for WRITING
+ *   spin -DBROKEN_MB -a ring.pml         no smp_mb before the writer's status
+ *                                        store: it may become visible before
+ *                                        written++
+ *   spin -DBROKEN_RELEASE -a ring.pml    no smp_mb in ring_release: the
+ *                                        release may become visible before
+ *                                        the holder's copy and resets
+ *   spin -DSCEN_HOTPLUG -DBROKEN_CLEAR_ONLINE -a ring.pml
+ *                                        dt_rings_clear walks the online CPUs
+ *                                        instead of ring_cpus
+ *   spin -DBROKEN_WMB -a ring.pml        no smp_wmb between the slot and
+ *                                        written++: no counterexample (the
+ *                                        smp_mb before the status store and
+ *                                        the drain order them for every
+ *                                        holder; the smp_wmb is redundant)
+ *
+ * A CPU's own contexts (task, NMI, the notifiers that run on it) see its
+ * accesses in program order, so the reorderings are only made visible to
+ * other CPUs: no NMI lands inside a reordered window.
+ *
+ * Properties:
+ *   - no reader copies a slot being written: both halves of every copied
+ *     record come from the same write (no torn record);
+ *   - a snapshot holds no record accepted before the last clear that had
+ *     completed when the snapshot began, on any CPU, online or not (so an
+ *     offline CPU's buffer is cleared too); records are in acceptance order;
+ *   - under a hold, written = records accepted since the last clear: no
+ *     write is in flight (the drain);
+ *   - at the end, per CPU: written = records accepted since the clear's
+ *     hold; every refused call (WRITING, HELD_ON) has counted, and dropped
+ *     counts every call refused since the clear (those refused while the
+ *     clear held the buffer may land on either side);
+ *   - nothing is accepted once set_on(false) has returned (until set_on(true));
+ *   - no invalid end state (every wait ends: no deadlock), and the LTL claim
+ *     "completes": every run reaches the final check.
+ */
+
+#define NCPU        2
+#define SIZE        2           /* records per buffer: small, so it wraps */
+#define CALLS       2           /* dt_ring_record calls of a task context */
+
+#if defined(SCEN_HOTPLUG)
+# define WCPU       1           /* the CPU with writers */
+# define READER     1
+# define CLEARER    1
+# define TOGGLER    0
+# define HOTPLUG    1
+#elif defined(SCEN_HOTPLUG_ONOFF)
+# define WCPU       1
+# define READER     0
+# define CLEARER    0
+# define TOGGLER    1
+# define HOTPLUG    1
+#else
+# define WCPU       0
+# define READER     1
+# define CLEARER    1
+# define TOGGLER    1
+# define HOTPLUG    0
+#endif
+#define NPROCS      (1 + READER + CLEARER + TOGGLER + HOTPLUG)
+
+/* Buffer status (ring.c). */
+#define OFF         0
+#define READY       1
+#define WRITING     2
+#define HELD_ON     3
+#define HELD_OFF    4
+#define HELD(s)     (s == READY -> HELD_ON : HELD_OFF)
+
+/* What a CPU is running. */
+#define DEAD        0
+#define TASK        1
+#define NMI         2
+
+byte status[NCPU];
+byte written[NCPU];
+byte dropped[NCPU];
+bool ready[NCPU];               /* r->ready */
+bool has_ring[NCPU];            /* rings[cpu] != NULL */
+bool ring_cpus[NCPU];
+byte recA[NCPU * SIZE];         /* a record, as two halves written apart */
+byte recB[NCPU * SIZE];
+bool rings_on = true;
+
+/* CPU maps (Xen's cpu_add_remove_lock) and ring_lock. */
+byte maps_readers;
+bool maps_writer;
+bool ring_lock;
+
+/* The CPUs. */
+byte owner[NCPU];               /* DEAD, TASK or NMI */
+bool in_call[NCPU];             /* the task context is in dt_ring_record */
+bool nmi_off[NCPU];             /* a reordered window: no NMI (see above) */
+
+/* Ghost state for the properties. */
+byte ev[NCPU];                  /* records accepted = id of the newest */
+byte clear_floor[NCPU];         /* ev when the last completed clear began */
+byte gacc[NCPU];                /* accepted since the last clear's hold */
+byte inflight[NCPU];            /* refused, dropped++ not yet done */
+byte gdrop_lo[NCPU];            /* refused since the clear: surely counted */
+byte gdrop_hi[NCPU];            /* ... and those that may be counted */
+bool clear_holds[NCPU];         /* a clear holds the buffer */
+bool off_returned;              /* set_on(false) returned, not on again */
+byte done;                      /* finished processes (not the NMI) */
+bool checked;
+
+/*
+ * dt_ring_record()'s first step: rings[cpu], ready, and
+ * cmpxchg(status, READY, WRITING), with the slot the record goes to.  One
+ * step: ready cannot change during a call (CPU_STARTING and CPU_DYING run on
+ * this CPU, and the call has IRQs off), and written cannot either (holders
+ * change it only while they hold the buffer, a nested writer is refused).
+ */
+inline first_step(c)
+{
+    old = OFF;
+    if
+    :: has_ring[c] && ready[c] ->
+        old = status[c];
+        if
+        :: old == READY ->
+            status[c] = WRITING;
+            assert(!off_returned);      /* set_on(false) drained us all */
+            ev[c]++;
+            id = ev[c];
+            slot = c * SIZE + written[c] % SIZE;
+            gacc[c]++
+        :: old == WRITING || old == HELD_ON ->
+            inflight[c]++;
+            gdrop_hi[c]++;
+            if
+            :: !clear_holds[c] -> gdrop_lo[c]++
+            :: else -> skip             /* may count before or after it */
+            fi
+        :: else ->
+            skip                        /* OFF, HELD_OFF: not accepted */
+        fi
+    :: else ->
+        skip                            /* not ready, or no buffer */
+    fi
+}
+
+/* Each later step waits for its context (TASK or NMI) to own the CPU. */
+#define STEP(c, ctx)    atomic { owner[c] == ctx ->
+/* The call's last step: leave it (an NMI returns), forget its locals. */
+#define DONE(c, ctx) \
+    if :: ctx == TASK -> in_call[c] = false :: else -> owner[c] = TASK fi; \
+    nmi_off[c] = false; old = 0; id = 0; slot = 0
+#define NMI_OFF(c)      nmi_off[c] = true
+
+#define SLOT_A(c, ctx, x)   STEP(c, ctx) recA[slot] = id; x }
+#define SLOT_B(c, ctx, x)   STEP(c, ctx) recB[slot] = id; x }
+#define COUNT(c, ctx, x)    STEP(c, ctx) written[c]++; x }
+#define PUBLISH(c, ctx, x)  STEP(c, ctx) status[c] = READY; x }
+
+inline rest_of_call(c, ctx)
+{
+    if
+    :: old == READY ->
+#if defined(BROKEN_WMB)
+        /* Other CPUs may see the count before either half. */
+        if
+        :: SLOT_A(c, ctx, skip); SLOT_B(c, ctx, skip); COUNT(c, ctx, skip)
+        :: COUNT(c, ctx, NMI_OFF(c)); SLOT_A(c, ctx, skip);
+           SLOT_B(c, ctx, skip)
+        :: SLOT_A(c, ctx, NMI_OFF(c)); COUNT(c, ctx, skip);
+           SLOT_B(c, ctx, skip)
+        fi;
+        PUBLISH(c, ctx, DONE(c, ctx))
+#elif defined(BROKEN_MB)
+        SLOT_A(c, ctx, skip);
+        SLOT_B(c, ctx, skip);
+        /* Other CPUs may see READY before the count. */
+        if
+        :: COUNT(c, ctx, skip); PUBLISH(c, ctx, DONE(c, ctx))
+        :: PUBLISH(c, ctx, NMI_OFF(c)); COUNT(c, ctx, DONE(c, ctx))
+        fi
+#else
+        SLOT_A(c, ctx, skip);
+        SLOT_B(c, ctx, skip);
+        /* smp_wmb() */
+        COUNT(c, ctx, skip);
+        /* smp_mb() */
+        PUBLISH(c, ctx, DONE(c, ctx))
+#endif
+    :: old == WRITING || old == HELD_ON ->
+        /* atomic_inc(&r->dropped) */
+        STEP(c, ctx) dropped[c]++; inflight[c]--; DONE(c, ctx) }
+    :: else ->
+        STEP(c, ctx) DONE(c, ctx) }
+    fi
+}
+
+/* The task context of a CPU: CALLS calls, whenever the CPU runs. */
+proctype task(byte c)
+{
+    byte n = CALLS, old, id, slot;
+
+end:
+    do
+    :: atomic { n > 0 && owner[c] == TASK ->
+                n--;
+                in_call[c] = true;
+                first_step(c) };
+       rest_of_call(c, TASK)
+    :: atomic { n == 0 -> done++; break }
+    od
+}
+
+/* One NMI on a CPU, at any point of its task context (or never). */
+proctype nmi(byte c)
+{
+    byte old, id, slot;
+
+end:
+    atomic { owner[c] == TASK && !nmi_off[c] ->
+             owner[c] = NMI;
+             first_step(c) };
+    rest_of_call(c, NMI)
+}
+
+/*
+ * ring_hold(): wait while WRITING (a spin in C; a blocking guard here, so a
+ * wait that never ends is an invalid end state), then
+ * cmpxchg(READY/OFF -> HELD_ON/HELD_OFF).  A clear's hold is where the ghost
+ * counts restart.
+ */
+inline ring_hold(c, s, clearing)
+{
+    atomic {
+#ifndef BROKEN_DRAIN
+        status[c] != WRITING ->
+#endif
+        s = status[c];
+#ifndef BROKEN_DRAIN
+        assert(s == READY || s == OFF); /* ASSERT(): holders serialised */
+#endif
+        status[c] = HELD(s);
+        released = false;
+        if
+        :: clearing ->
+            gacc[c] = 0;                /* none in flight: the drain */
+            clear_holds[c] = true;
+            gdrop_lo[c] = 0;
+            gdrop_hi[c] = inflight[c]   /* their dropped++ is to come */
+        :: else ->
+            skip
+        fi
+    }
+}
+
+/* ring_release(): smp_mb(); write_atomic(&r->status, v). */
+#ifdef BROKEN_RELEASE
+/* Other CPUs may see the release before any later step of the holder. */
+# define MAYBE_EARLY(c, v) \
+    if :: !released -> status[c] = v; released = true :: true -> skip fi
+#else
+# define MAYBE_EARLY(c, v) skip
+#endif
+
+#define RELEASE(c, v) \
+    if :: !released -> status[c] = v :: else -> skip fi; released = false
+
+/* get_cpu_maps() (a trylock), then spin_lock(&ring_lock). */
+#define GET_MAPS    atomic { !maps_writer -> maps_readers++ }
+#define LOCK        atomic { !ring_lock -> ring_lock = true }
+#define UNLOCK_PUT  atomic { ring_lock = false; maps_readers-- }
+
+/* One record of the snapshot's copy (oldest first). */
+inline copy_rec(c, i)
+{
+    if
+    :: i < n ->
+        MAYBE_EARLY(c, s);
+        a = recA[c * SIZE + (w - n + i) % SIZE];
+        MAYBE_EARLY(c, s);
+        atomic {
+            b = recB[c * SIZE + (w - n + i) % SIZE];
+            assert(a == b);             /* no torn record */
+            assert(a > fl[c]);          /* nothing from before the clear */
+            assert(a > prev);           /* acceptance order */
+            prev = a;
+            a = 0;
+            b = 0
+        }
+    :: else ->
+        skip
+    fi
+}
+
+inline snap_cpu(c)
+{
+    if
+    :: ring_cpus[c] ->
+        ring_hold(c, s, false);
+        atomic {
+            w = written[c];
+            assert(w == gacc[c]);       /* nothing in flight under a hold */
+            n = (w < SIZE -> w : SIZE)
+        };
+        copy_rec(c, 0);
+        copy_rec(c, 1);
+        atomic { RELEASE(c, s); s = 0; w = 0; n = 0; prev = 0 }
+    :: else ->
+        skip
+    fi
+}
+
+/* dt_rings_snapshot() */
+proctype reader()
+{
+    byte s, w, n, a, b, prev, fl[NCPU];
+    bool released;
+
+    if
+    :: GET_MAPS ->
+        atomic {
+            LOCK;
+            fl[0] = clear_floor[0];
+            fl[1] = clear_floor[1]
+        };
+        snap_cpu(0);
+        snap_cpu(1);
+        UNLOCK_PUT
+    :: else ->
+        skip                            /* -EBUSY */
+    fi;
+    done++
+}
+
+inline clear_cpu(c)
+{
+    if
+#ifndef BROKEN_CLEAR_ONLINE
+    :: ring_cpus[c] ->
+#else
+    :: ring_cpus[c] && owner[c] != DEAD ->
+#endif
+        ring_hold(c, s, true);
+        MAYBE_EARLY(c, s);
+        written[c] = 0;
+        MAYBE_EARLY(c, s);
+        dropped[c] = 0;
+        atomic { RELEASE(c, s); clear_holds[c] = false; s = 0 }
+    :: else ->
+        skip
+    fi
+}
+
+/* dt_rings_clear() */
+proctype clearer()
+{
+    byte s, mark[NCPU];
+    bool released;
+
+    if
+    :: GET_MAPS ->
+        atomic { LOCK; mark[0] = ev[0]; mark[1] = ev[1] };
+        clear_cpu(0);
+        clear_cpu(1);
+        UNLOCK_PUT;
+        /* dt_rings_clear() has returned */
+        atomic { clear_floor[0] = mark[0]; clear_floor[1] = mark[1] }
+    :: else ->
+        skip
+    fi;
+    done++
+}
+
+inline set_on_cpu(c, on)
+{
+    if
+    :: ring_cpus[c] ->
+        ring_hold(c, s, false);
+        atomic { RELEASE(c, (on -> READY : OFF)); s = 0 }
+    :: else ->
+        skip
+    fi
+}
+
+/* dt_rings_set_on() */
+inline set_on(on)
+{
+    if
+    :: GET_MAPS ->
+        atomic { LOCK; off_returned = false };
+        set_on_cpu(0, on);
+        set_on_cpu(1, on);
+        atomic {
+            rings_on = on;
+            UNLOCK_PUT;
+            if
+            :: !on ->
+                /* tracing_on 0 returns: nothing is writing, none will */
+                assert(status[0] != WRITING && status[1] != WRITING);
+                off_returned = true
+            :: else ->
+                skip
+            fi
+        }
+    :: else ->
+        skip
+    fi
+}
+
+proctype toggler()
+{
+    byte s;
+    bool released;
+
+    set_on(false);
+    set_on(true);
+    done++
+}
+
+/* cpu_up(): maps held for writing from CPU_UP_PREPARE to CPU_ONLINE. */
+inline cpu_up(c)
+{
+    atomic { !maps_writer && maps_readers == 0 -> maps_writer = true };
+    /* CPU_UP_PREPARE: the buffer, once (B2), with the current on/off */
+    atomic {
+        if
+        :: !has_ring[c] ->
+            status[c] = (rings_on -> READY : OFF);
+            has_ring[c] = true;
+            ring_cpus[c] = true
+        :: else ->
+            skip
+        fi;
+        owner[c] = TASK                 /* __cpu_up(): the AP runs */
+    };
+    /* CPU_STARTING, on the CPU, between two calls */
+    atomic { owner[c] == TASK && !in_call[c] -> ready[c] = true };
+    maps_writer = false                 /* CPU_ONLINE, cpu_hotplug_done() */
+}
+
+/* cpu_down(): CPU_DOWN_PREPARE, CPU_DYING on the CPU, CPU_DEAD. */
+inline cpu_down(c)
+{
+    atomic { !maps_writer && maps_readers == 0 -> maps_writer = true };
+    atomic { owner[c] == TASK && !in_call[c] -> ready[c] = false };
+    /* play_dead: may still call the tracer (not ready), then stops */
+    atomic { owner[c] == TASK && !in_call[c] -> owner[c] = DEAD };
+    maps_writer = false                 /* CPU_DEAD, cpu_hotplug_done() */
+}
+
+proctype hotplug()
+{
+    cpu_up(1);
+    cpu_down(1);
+    cpu_up(1);
+    done++
+}
+
+/* At the end (everything done, no NMI mid-call): the accounting. */
+proctype final()
+{
+    atomic {
+        done == NPROCS && owner[0] != NMI && owner[1] != NMI ->
+        assert(!has_ring[WCPU] ||
+               status[WCPU] == READY || status[WCPU] == OFF);
+        assert(written[WCPU] == gacc[WCPU]);
+        assert(inflight[WCPU] == 0);
+        assert(gdrop_lo[WCPU] <= dropped[WCPU] &&
+               dropped[WCPU] <= gdrop_hi[WCPU]);
+        checked = true
+    }
+}
+
+init
+{
+    atomic {
+        /* dt_rings_init(): CPU0 online, with a ready buffer */
+        status[0] = READY;
+        has_ring[0] = true;
+        ring_cpus[0] = true;
+        ready[0] = true;
+        owner[0] = TASK;
+        run task(WCPU);
+        run nmi(WCPU);
+#if READER
+        run reader();
+#endif
+#if CLEARER
+        run clearer();
+#endif
+#if TOGGLER
+        run toggler();
+#endif
+#if HOTPLUG
+        run hotplug();
+#endif
+        run final()
+    }
+}
+
+/* The run completes: no deadlock, no endless wait. */
+ltl completes { <> checked }
