@@ -5,7 +5,8 @@
 # Environment: SMP (pCPUs, default 2: the host's core count; more emulated CPUs than host cores
 # starves Xen's rendezvous), DOM0_VCPUS (default SMP), TIMEOUT (seconds, hard limit on the QEMU
 # process), ICOUNT=1 (deterministic guest time: 1 instruction = 1 ns), LOG (serial log path),
-# XEN_IMAGE (the hypervisor to boot instead of BUILD_DIR/ARCH/out/xen).
+# XEN_IMAGE (the hypervisor to boot instead of BUILD_DIR/ARCH/out/xen), STRESS_SECONDS (how long
+# the dom0 stress tests run).
 #
 # The verdict comes from markers in the serial log, never from QEMU's exit status:
 #   0  the suite ran to its end marker      2  Xen or dom0 crashed (log tail shown)
@@ -18,7 +19,7 @@ suite=${2:?usage: boot.sh ARCH SUITE}
 check_arch "$arch"
 smp=${SMP:-2}
 vcpus=${DOM0_VCPUS:-$smp}
-timeout=${TIMEOUT:-900}
+timeout=${TIMEOUT:-$((900 + ${STRESS_SECONDS:-0}))}
 dir=$BUILD_DIR/$arch
 xen=${XEN_IMAGE:-$dir/out/xen}
 initrd=$dir/initramfs.cpio.gz
@@ -28,6 +29,8 @@ mkdir -p "$dir/logs"
 log_file=${LOG:-$dir/logs/$suite.log}
 
 dom0_args="console=hvc0 dyntrace_suite=$suite"
+# The stress tests run for STRESS_SECONDS (dom0 sees it as $dyntrace_stress_seconds).
+[ -n "${STRESS_SECONDS:-}" ] && dom0_args="$dom0_args dyntrace_stress_seconds=$STRESS_SECONDS"
 case "$arch" in
 x86_64)
     qemu=(qemu-system-x86_64 -accel tcg -cpu qemu64 -m 2048

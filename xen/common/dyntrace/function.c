@@ -7,6 +7,7 @@
 #include <xen/lib.h>
 #include <xen/sched.h>
 #include <xen/symbols.h>
+#include <xen/xmalloc.h>
 
 #include "private.h"
 
@@ -40,10 +41,37 @@ static void print_header(struct dyntrace_text *t, unsigned long max,
         name, entries, written, nr_present);
 }
 
+/*
+ * Symbol names by address, for one formatting pass: a trace holds few
+ * distinct functions and callers, and Xen's symbol lookup decompresses the
+ * name each time.
+ */
+#define SYM_CACHE_SIZE 64
+struct sym_cache {
+    unsigned long addr[SYM_CACHE_SIZE];
+    char name[SYM_CACHE_SIZE][KSYM_NAME_LEN + 1];
+};
+
+static const char *symbol(struct sym_cache *c, unsigned long addr)
+{
+    unsigned int i = (addr ^ (addr >> 6) ^ (addr >> 12)) % SYM_CACHE_SIZE;
+
+    if ( c->addr[i] != addr || !c->name[i][0] )
+    {
+        char buf[KSYM_NAME_LEN + 1];
+
+        safe_strcpy(c->name[i], dyntrace_symbol(addr, buf));
+        c->addr[i] = addr;
+    }
+
+    return c->name[i];
+}
+
 static void print_record(struct dyntrace_text *t, unsigned long max,
+                         struct sym_cache *c,
                          const struct dyntrace_record *r)
 {
-    char ctx[16], fn[KSYM_NAME_LEN + 1], pn[KSYM_NAME_LEN + 1];
+    char ctx[16];
 
     if ( r->domid == DOMID_IDLE )
         safe_strcpy(ctx, "<idle>");
@@ -57,22 +85,29 @@ static void print_record(struct dyntrace_text *t, unsigned long max,
                          (r->flags & DT_FLAG_IN_NMI) ? 'z' : '.',
                          (unsigned long)(r->ts / SECONDS(1)),
                          (unsigned long)((r->ts % SECONDS(1)) / 1000),
-                         dyntrace_symbol(r->ip, fn),
-                         dyntrace_symbol(r->parent_ip, pn));
+                         symbol(c, r->ip), symbol(c, r->parent_ip));
 }
 
 /* One owned snapshot of every CPU's buffer, merged by time and formatted. */
 static int print_rings(const char *name, struct dyntrace_text *t)
 {
     struct dt_ring_snapshot *snap;
+    struct sym_cache *cache;
     unsigned int i, pos[NR_CPUS];
     uint64_t entries = 0, written = 0;
     unsigned long max;
     int rc;
 
+    cache = xzalloc(struct sym_cache);
+    if ( !cache )
+        return -ENOMEM;
+
     rc = dt_rings_snapshot(&snap);
     if ( rc )
+    {
+        xfree(cache);
         return rc;
+    }
 
     for ( i = 0; i < snap->nr_cpus; i++ )
     {
@@ -107,11 +142,12 @@ static int print_rings(const char *name, struct dyntrace_text *t)
         if ( !next )
             break;
         pos[best]++;
-        print_record(t, max, next);
+        print_record(t, max, cache, next);
     }
 
  out:
     dt_rings_free_snapshot(snap);
+    xfree(cache);
     return rc;
 }
 
