@@ -5,6 +5,8 @@
  *
  *   hypfs-raw write PATH HEX [N]  write the bytes HEX (e.g. 61626300) to PATH
  *   hypfs-raw read PATH SIZE [N]  read PATH with a buffer of SIZE bytes
+ *   hypfs-raw version             XEN_HYPFS_OP_get_version (what libxenhypfs
+ *                                 asks first when it opens)
  *
  * Prints "rc=N errno=NAME [content_len=L]" for the last of N (default 1)
  * back-to-back calls, then, when N > 1, "count ok=A EBUSY=B other=C".
@@ -22,6 +24,7 @@
 #include <unistd.h>
 
 #define HYPERVISOR_hypfs_op 42
+#define HYPFS_OP_get_version 0
 #define HYPFS_OP_read 1
 #define HYPFS_OP_write_contents 2
 
@@ -84,10 +87,24 @@ int main(int argc, char **argv)
     unsigned long i, n = argc > 4 ? strtoul(argv[4], NULL, 0) : 1;
     unsigned long ok = 0, busy = 0, other = 0;
 
+    if ( argc == 2 && !strcmp(argv[1], "version") )
+    {
+        h.arg[0] = HYPFS_OP_get_version;
+        fd = open("/dev/xen/privcmd", O_RDWR);
+        if ( fd < 0 )
+        {
+            perror("/dev/xen/privcmd");
+            return 2;
+        }
+        rc = ioctl(fd, IOCTL_PRIVCMD_HYPERCALL, &h);
+        err = rc < 0 ? errno : 0;
+        printf("rc=%d errno=%s\n", rc, errname(err));
+        return 0;
+    }
     if ( (argc != 4 && argc != 5) || (strcmp(argv[1], "write") && strcmp(argv[1], "read")) )
     {
         fprintf(stderr,
-                "usage: hypfs-raw write PATH HEX [N] | read PATH SIZE [N]\n");
+                "usage: hypfs-raw write PATH HEX [N] | read PATH SIZE [N] | version\n");
         return 2;
     }
 
