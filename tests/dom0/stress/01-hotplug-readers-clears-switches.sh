@@ -1,4 +1,5 @@
-# The review's contract under load, with CPU hotplug (x86_64, 4 pCPUs): hot
+# The review's contract under load, with CPU hotplug (4 pCPUs; no hotplug on
+# arm64, where Xen 4.17 has none): hot
 # functions traced on every pCPU while, at once, two readers read trace, a
 # clearer clears it, a toggler flips tracing_on, a switcher changes tracer
 # and filter, and a hotplug loop takes pCPUs 1-3 offline and online with
@@ -153,17 +154,22 @@ hotplug() {
 }
 count() { [ -f $W/ops.$1 ] && wc -l <$W/ops.$1 || echo 0; }
 
+# Xen 4.17 has run-time CPU hotplug on x86 only (and Debian ships
+# xen-hptool for x86 only): elsewhere the test runs without the hotplug loop.
+hotplug_on=0
+command -v xen-hptool >/dev/null && hotplug_on=1
+[ $hotplug_on = 1 ] || echo "no xen-hptool on $(uname -m): running without CPU hotplug"
 reader 1 &
 reader 2 &
 clearer &
 toggler &
 switcher &
-hotplug &
+[ $hotplug_on = 0 ] || hotplug &
 wait
 secs_run=$(($(date +%s) - start))
 
 # All pCPUs back, a final consistent read.
-for c in 1 2 3; do xen-hptool cpu-online $c >/dev/null 2>&1; done
+[ $hotplug_on = 0 ] || for c in 1 2 3; do xen-hptool cpu-online $c >/dev/null 2>&1; done
 xenhypfs write $T/tracing_on 0
 read_trace $W/final final
 grep '^# entries' $W/final
@@ -179,7 +185,7 @@ anomalies=0
 [ "$anomalies" = 0 ] || head -20 $W/anomalies
 echo "stress hotplug-qemu: ops=$ops anomalies=$anomalies seconds=$secs_run"
 [ "$anomalies" = 0 ] || fail "$anomalies anomalies"
-[ "$(count parked_checks)" -gt 0 ] || fail "no parked-CPU check completed"
+[ $hotplug_on = 0 ] || [ "$(count parked_checks)" -gt 0 ] || fail "no parked-CPU check completed"
 [ "$(count clears)" -gt 0 ] || fail "no clear completed"
 [ "$(count reads)" -gt 0 ] || fail "no read completed"
 reset_tracing
