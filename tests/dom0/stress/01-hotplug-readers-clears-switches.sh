@@ -78,6 +78,19 @@ write_ok() {
     fi
     return 1
 }
+# write_raw WHO PATH HEX: the same through a raw HypFS write (hypfs-raw). The
+# toggler uses it: a 15-minute run once saw xenhypfs fail a tracing_on write
+# with EDOM from its own probe read (still being investigated), which is not
+# the contract under test here.
+write_raw() {
+    out=$(hypfs-raw write "$2" "$3")
+    case "$out" in
+    *"errno=0") op writes ;;
+    *"errno=EBUSY") op busy_writes ;;
+    *"errno=ETIMEDOUT") op timeouts ;;
+    *) anomaly "$1: raw write $3 to $2: $out" ;;
+    esac
+}
 # clear_checked WHO: newest record per CPU, clear, then no record as old.
 clear_checked() {
     read_trace $W/$1.before $1 || return 0
@@ -103,12 +116,12 @@ clearer() {
 }
 toggler() {
     while [ "$(date +%s)" -lt $end ]; do
-        write_ok toggler $T/tracing_on 0
+        write_raw toggler $T/tracing_on 00
         sleep 1
-        write_ok toggler $T/tracing_on 1
+        write_raw toggler $T/tracing_on 01
         sleep 2
     done
-    write_ok toggler $T/tracing_on 1
+    write_raw toggler $T/tracing_on 01
 }
 switcher() {
     i=0
