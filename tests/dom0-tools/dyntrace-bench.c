@@ -23,31 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define HYPERVISOR_xen_version 17
-#define XENVER_extraversion 1
-#define HYPERVISOR_hypfs_op 42
-#define HYPFS_OP_write_contents 2
+#include "privcmd.h"
 
-struct privcmd_hypercall {
-    uint64_t op;
-    uint64_t arg[5];
-};
-#define IOCTL_PRIVCMD_HYPERCALL \
-    _IOC(_IOC_NONE, 'P', 0, sizeof(struct privcmd_hypercall))
-
-static void *locked(size_t n)
-{
-    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_LOCKED, -1, 0);
-
-    if ( p == MAP_FAILED )
-    {
-        perror("mmap");
-        exit(2);
-    }
-    memset(p, 0, n);
-    return p;
-}
 
 static uint64_t now_ns(void)
 {

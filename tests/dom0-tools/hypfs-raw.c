@@ -23,17 +23,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define HYPERVISOR_hypfs_op 42
-#define HYPFS_OP_get_version 0
-#define HYPFS_OP_read 1
-#define HYPFS_OP_write_contents 2
+#include "privcmd.h"
 
-struct privcmd_hypercall {
-    uint64_t op;
-    uint64_t arg[5];
-};
-#define IOCTL_PRIVCMD_HYPERCALL \
-    _IOC(_IOC_NONE, 'P', 0, sizeof(struct privcmd_hypercall))
 
 struct direntry {
     uint8_t type, encoding;
@@ -61,20 +52,6 @@ static const char *errname(int e)
     case ETIMEDOUT: return "ETIMEDOUT";
     default: return "other";
     }
-}
-
-static void *locked(size_t n)
-{
-    void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_LOCKED, -1, 0);
-
-    if ( p == MAP_FAILED )
-    {
-        perror("mmap");
-        exit(2);
-    }
-    memset(p, 0, n ? n : 1);
-    return p;
 }
 
 int main(int argc, char **argv)
