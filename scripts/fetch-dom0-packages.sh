@@ -18,8 +18,12 @@ xen_pkgs=(xen-utils-common xen-utils-4.17 libxenhypfs1 libxencall1 libxentoolcor
 other_pkgs=(busybox-static libc6 zlib1g liblzma5 libbz2-1.0 libzstd1 libyajl2 libuuid1
     libgcc-s1 libnl-3-200 libnl-route-3-200 libtinfo6 libncursesw6 libsystemd0 liblz4-1
     libgcrypt20 libgpg-error0 libcap2)
+# Arm's libxenlight builds guests' device trees.
+[ "$arch" = arm64 ] && other_pkgs+=(libfdt1)
+# The unpacked root is reused while it was made from this same list.
+stamp="$XEN_DEB_VERSION ${xen_pkgs[*]} ${other_pkgs[*]}"
 
-if [ ! -e "$root/.complete" ]; then
+if [ "$(cat "$root/.complete" 2>/dev/null)" != "$stamp" ]; then
     apt_private_setup
     kpkg=$(apt_cache_private show --no-all-versions "linux-image-$darch:$darch" |
         sed -n 's/^Depends: \(linux-image-[^ ,]*\).*/\1/p' | head -n1)
@@ -36,6 +40,6 @@ if [ ! -e "$root/.complete" ]; then
     echo "$kpkg" >"$root.tmp/.kernel-package"
     rm -rf "$root"
     mv "$root.tmp" "$root"
-    touch "$root/.complete"
+    echo "$stamp" >"$root/.complete"
 fi
 echo "$root"

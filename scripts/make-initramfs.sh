@@ -24,8 +24,8 @@ install -m 0755 "$pkgroot/bin/busybox" "$stage/bin/busybox"
 
 kver=$(basename "$(ls -d "$pkgroot"/lib/modules/*/ | head -n1)")
 modules=(xen-evtchn xen-privcmd xenfs)
-# x86_64: what the privilege test needs to start an unprivileged PV domU with Xen's toolstack.
-[ "$arch" = x86_64 ] && modules+=(xen-gntdev)
+# What the privilege test needs to start an unprivileged domU with Xen's toolstack.
+modules+=(xen-gntdev)
 for m in "${modules[@]}"; do
     ko=$(find "$pkgroot/lib/modules/$kver" -name "$m.ko*" | head -n1)
     [ -n "$ko" ] || die "module $m not found in $kver"
@@ -33,14 +33,14 @@ for m in "${modules[@]}"; do
 done
 cp "$pkgroot/boot/vmlinuz-$kver" "$out/vmlinuz"
 # The same kernel for the privilege test's domU.
-[ "$arch" = x86_64 ] && mkdir -p "$stage/opt/dyntrace/domu" &&
-    cp "$out/vmlinuz" "$stage/opt/dyntrace/domu/vmlinuz"
+mkdir -p "$stage/opt/dyntrace/domu"
+cp "$out/vmlinuz" "$stage/opt/dyntrace/domu/vmlinuz"
 
 # Tools, linked under their usual names. Debian builds xen-hptool for x86 only.
 tools=(usr/sbin/xenhypfs usr/lib/xen-4.17/bin/xen-livepatch usr/lib/xen-4.17/bin/xentrace)
 [ "$arch" = x86_64 ] && tools+=(usr/lib/xen-4.17/bin/xen-hptool)
-# x86_64: the toolstack for the privilege test (a domU booted from dom0's own kernel and image).
-[ "$arch" = x86_64 ] && tools+=(usr/lib/xen-4.17/bin/xl usr/lib/xen-4.17/bin/xenstored
+# The toolstack for the privilege test (a domU booted from dom0's own kernel and image).
+tools+=(usr/lib/xen-4.17/bin/xl usr/lib/xen-4.17/bin/xenstored
     usr/lib/xen-4.17/bin/xenconsoled usr/lib/xen-4.17/bin/xen-init-dom0)
 for t in "${tools[@]}"; do
     mkdir -p "$stage/$(dirname "$t")"
@@ -72,11 +72,9 @@ while [ "${#queue[@]}" -gt 0 ]; do
     done
 done
 # xl cancels threads, for which glibc loads libgcc_s at run time (not a DT_NEEDED).
-if [ "$arch" = x86_64 ]; then
-    cp -L "$(find_lib libgcc_s.so.1)" "$stage/lib/$triplet/libgcc_s.so.1"
-    mkdir -p "$stage/etc/xen"
-    : >"$stage/etc/xen/xl.conf"
-fi
+cp -L "$(find_lib libgcc_s.so.1)" "$stage/lib/$triplet/libgcc_s.so.1"
+mkdir -p "$stage/etc/xen"
+: >"$stage/etc/xen/xl.conf"
 # The dynamic loader, at the path the binaries name.
 interp=$(readelf -l "$pkgroot/usr/sbin/xenhypfs" | sed -n 's/.*Requesting program interpreter: \(.*\)\]/\1/p')
 mkdir -p "$stage/$(dirname "$interp")"

@@ -8,8 +8,11 @@
  *   hypfs-raw version             XEN_HYPFS_OP_get_version (what libxenhypfs
  *                                 asks first when it opens)
  *
- * Prints "rc=N errno=NAME [content_len=L]" for the last of N (default 1)
- * back-to-back calls, then, when N > 1, "count ok=A EBUSY=B other=C".
+ * Prints "rc=N errno=NAME [content_len=L type=T encoding=E max_write_len=M]"
+ * for the last of N (default 1) back-to-back calls, then, when N > 1,
+ * "count ok=A EBUSY=B other=C changed=D": D counts the reads whose result
+ * (return value, errno, the entry header Xen filled in) differed from the
+ * first read's; the first such read is printed in full ("first change: ...").
  * Exits 0 whatever the hypercalls returned (the caller checks the printed
  * result); exits 2 on usage errors.
  */
@@ -62,7 +65,9 @@ int main(int argc, char **argv)
     uint8_t *buf;
     int fd, rc = 0, err = 0;
     unsigned long i, n = argc > 4 ? strtoul(argv[4], NULL, 0) : 1;
-    unsigned long ok = 0, busy = 0, other = 0;
+    unsigned long ok = 0, busy = 0, other = 0, changed = 0;
+    struct direntry first = { 0 }, *hdr;
+    int first_rc = 0, first_err = 0;
 
     if ( argc == 2 && !strcmp(argv[1], "version") )
     {
@@ -127,10 +132,34 @@ int main(int argc, char **argv)
         perror("/dev/xen/privcmd");
         return 2;
     }
+    hdr = (struct direntry *)buf;
     for ( i = 0; i < n; i++ )
     {
+        /* A header Xen did not fill in shows as this pattern. */
+        if ( h.arg[0] == HYPFS_OP_read )
+            memset(buf, 0xa5, blen);
         rc = ioctl(fd, IOCTL_PRIVCMD_HYPERCALL, &h);
         err = rc < 0 ? errno : 0;
+        if ( h.arg[0] == HYPFS_OP_read && blen >= sizeof(*hdr) )
+        {
+            if ( !i )
+            {
+                first = *hdr;
+                first_rc = rc;
+                first_err = err;
+            }
+            else if ( rc != first_rc || err != first_err ||
+                      memcmp(hdr, &first, sizeof(first)) )
+            {
+                if ( !changed )
+                    printf("first change: call %lu rc=%d errno=%s "
+                           "content_len=%u type=%u encoding=%u "
+                           "max_write_len=%u\n", i, rc, errname(err),
+                           hdr->content_len, hdr->type, hdr->encoding,
+                           hdr->max_write_len);
+                changed++;
+            }
+        }
         if ( !err )
             ok++;
         else if ( err == EBUSY )
@@ -140,11 +169,13 @@ int main(int argc, char **argv)
     }
     if ( !strcmp(argv[1], "read") && blen >= sizeof(struct direntry) &&
          (rc == 0 || err == ENOBUFS) )
-        printf("rc=%d errno=%s content_len=%u\n", rc, errname(err),
-               ((struct direntry *)buf)->content_len);
+        printf("rc=%d errno=%s content_len=%u type=%u encoding=%u "
+               "max_write_len=%u\n", rc, errname(err), hdr->content_len,
+               hdr->type, hdr->encoding, hdr->max_write_len);
     else
         printf("rc=%d errno=%s\n", rc, errname(err));
     if ( n > 1 )
-        printf("count ok=%lu EBUSY=%lu other=%lu\n", ok, busy, other);
+        printf("count ok=%lu EBUSY=%lu other=%lu changed=%lu\n", ok, busy,
+               other, changed);
     return 0;
 }

@@ -1,5 +1,5 @@
 # HypFS access to /tracing is for the privileged domain only: dom0's reads and
-# writes succeed, while an unprivileged PV domU, started with Debian's Xen
+# writes succeed, while an unprivileged domU (PV on x86_64), started with Debian's Xen
 # 4.17 toolstack (xenstored, xenconsoled, xl) from dom0's own kernel and root
 # file system, gets EPERM for every HypFS operation on /tracing, raw or through
 # xenhypfs (suite domu runs there).
@@ -19,9 +19,12 @@ run xenconsoled --pid-file=/var/run/xenconsoled.pid --log=guest --log-dir=/var/l
 # domU kernel); its /init then runs the suite named on its command line.
 (cd / && find . -xdev -path ./opt/dyntrace/domu -prune -o -print | cpio -o -H newc 2>/dev/null | gzip) >/tmp/domu.cpio.gz
 echo "domU image: $(wc -c </tmp/domu.cpio.gz) bytes"
+# x86_64: a PV guest; Arm has one guest type, which xl calls pvh.
+type=pv
+[ "$(uname -m)" = aarch64 ] && type=pvh
 cat >/tmp/domu.cfg <<CFG
 name = "domu"
-type = "pv"
+type = "$type"
 kernel = "/opt/dyntrace/domu/vmlinuz"
 ramdisk = "/tmp/domu.cpio.gz"
 extra = "console=hvc0 dyntrace_suite=domu"

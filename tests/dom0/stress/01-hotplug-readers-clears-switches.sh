@@ -78,10 +78,7 @@ write_ok() {
     fi
     return 1
 }
-# write_raw WHO PATH HEX: the same through a raw HypFS write (hypfs-raw). The
-# toggler uses it: a 15-minute run once saw xenhypfs fail a tracing_on write
-# with EDOM from its own probe read (still being investigated), which is not
-# the contract under test here.
+# write_raw WHO PATH HEX: the same through a raw HypFS write (hypfs-raw).
 write_raw() {
     out=$(hypfs-raw write "$2" "$3")
     case "$out" in
@@ -89,6 +86,18 @@ write_raw() {
     *"errno=EBUSY") op busy_writes ;;
     *"errno=ETIMEDOUT") op timeouts ;;
     *) anomaly "$1: raw write $3 to $2: $out" ;;
+    esac
+}
+# probe_checked WHO: 50 back-to-back header-only reads of tracing_on (what
+# xenhypfs does before every write: a buffer of one 12-byte entry header):
+# each must fail ENOBUFS with the header filled in (bool, plain, 1 byte,
+# writable).
+probe_checked() {
+    out=$(hypfs-raw read $T/tracing_on 12 50)
+    case "$out" in
+    "rc=-1 errno=ENOBUFS content_len=1 type=5 encoding=0 max_write_len=1
+count ok=0 EBUSY=0 other=50 changed=0") op probes ;;
+    *) anomaly "$1: header probe of tracing_on: $(echo $out)" ;;
     esac
 }
 # clear_checked WHO: newest record per CPU, clear, then no record as old.
@@ -114,14 +123,26 @@ clearer() {
         clear_checked clearer
     done
 }
+# The toggler writes with xenhypfs (dyntrace_stress_toggler=xenhypfs) or
+# through raw hypercalls (raw); either way each write is preceded by a checked
+# batch of the header probes xenhypfs makes.
+toggle() {
+    probe_checked toggler
+    if [ "${dyntrace_stress_toggler:-raw}" = xenhypfs ]; then
+        write_ok toggler $T/tracing_on $1 ||
+            echo "after the failed write: $(cat $W/err.toggler), probe $(hypfs-raw read $T/tracing_on 12)" >>$W/toggler.diag
+    else
+        write_raw toggler $T/tracing_on 0$1
+    fi
+}
 toggler() {
     while [ "$(date +%s)" -lt $end ]; do
-        write_raw toggler $T/tracing_on 00
+        toggle 0
         sleep 1
-        write_raw toggler $T/tracing_on 01
+        toggle 1
         sleep 2
     done
-    write_raw toggler $T/tracing_on 01
+    toggle 1
 }
 switcher() {
     i=0
@@ -189,13 +210,18 @@ grep '^# entries' $W/final
 record_lines $W/final | sed -n 's/.*\[\([0-9]*\)\].*/\1/p' | sort | uniq -c
 
 ops=0
-for k in reads writes clears offlines onlines parked_checks busy_reads busy_writes timeouts hptool_failures; do
+for k in reads writes probes clears offlines onlines parked_checks busy_reads busy_writes timeouts hptool_failures; do
     echo "$k=$(count $k)"
     ops=$((ops + $(count $k)))
 done
 anomalies=0
 [ -f $W/anomalies ] && anomalies=$(wc -l <$W/anomalies)
-[ "$anomalies" = 0 ] || head -20 $W/anomalies
+if [ "$anomalies" != 0 ]; then
+    echo "anomalies by kind:"
+    sed 's/^\([^:]*: [^0-9/:]*\).*/\1/' $W/anomalies | sort | uniq -c
+    head -20 $W/anomalies
+fi
+[ ! -f $W/toggler.diag ] || cat $W/toggler.diag
 echo "stress hotplug-qemu: ops=$ops anomalies=$anomalies seconds=$secs_run"
 [ "$anomalies" = 0 ] || fail "$anomalies anomalies"
 [ $hotplug_on = 0 ] || [ "$(count parked_checks)" -gt 0 ] || fail "no parked-CPU check completed"

@@ -8,7 +8,7 @@
  * wait for a rendezvous.  The write callback validates the request, marks an
  * operation pending and hands it to continue_hypercall_on_cpu(): once HypFS
  * has dropped its lock, the calling vCPU is paused and the continuation runs
- * in the idle vCPU of this CPU, where it takes part in the livepatch
+ * in the idle vCPU of CPU 0, where it takes part in the livepatch
  * rendezvous (livepatch_run_quiesced()).  The write's result is the
  * continuation's, so when the tool's write returns the change is done or
  * failed.  See docs/design.md of xen-dyntrace.
@@ -410,8 +410,12 @@ static int request(struct tracer *t, unsigned long *f, char *ftext)
     req.want = want;
     req.orig = orig;
 
-    rc = continue_hypercall_on_cpu(smp_processor_id(), patch_continuation,
-                                   NULL);
+    /*
+     * On CPU 0, which never goes offline: a continuation queued on a CPU
+     * that is taken down before it runs is moved to another CPU and not run
+     * (the write would fail -EINVAL with the operation left pending).
+     */
+    rc = continue_hypercall_on_cpu(0, patch_continuation, NULL);
     if ( rc )
     {
         spin_lock(&state_lock);
