@@ -31,7 +31,7 @@ log_file=${LOG:-$dir/logs/$suite.log}
 dom0_args="console=hvc0 dyntrace_suite=$suite"
 # The stress tests run for STRESS_SECONDS (dom0 sees it as $dyntrace_stress_seconds).
 [ -n "${STRESS_SECONDS:-}" ] && dom0_args="$dom0_args dyntrace_stress_seconds=$STRESS_SECONDS"
-# STRESS_TOGGLER=xenhypfs: the stress test's tracing_on toggler writes with xenhypfs, not raw.
+# STRESS_TOGGLER=raw: the stress test's tracing_on toggler writes with raw hypercalls, not xenhypfs.
 [ -n "${STRESS_TOGGLER:-}" ] && dom0_args="$dom0_args dyntrace_stress_toggler=$STRESS_TOGGLER"
 case "$arch" in
 x86_64)

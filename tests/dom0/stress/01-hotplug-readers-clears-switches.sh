@@ -123,16 +123,16 @@ clearer() {
         clear_checked clearer
     done
 }
-# The toggler writes with xenhypfs (dyntrace_stress_toggler=xenhypfs) or
-# through raw hypercalls (raw); either way each write is preceded by a checked
+# The toggler writes with xenhypfs (the default) or through raw hypercalls
+# (dyntrace_stress_toggler=raw); either way each write is preceded by a checked
 # batch of the header probes xenhypfs makes. A failed write is recorded by
 # write_ok/write_raw.
 toggle() {
     probe_checked toggler
-    if [ "${dyntrace_stress_toggler:-raw}" = xenhypfs ]; then
-        write_ok toggler $T/tracing_on $1 || true
-    else
+    if [ "${dyntrace_stress_toggler:-xenhypfs}" = raw ]; then
         write_raw toggler $T/tracing_on 0$1
+    else
+        write_ok toggler $T/tracing_on $1 || true
     fi
 }
 toggler() {
