@@ -6,7 +6,7 @@
 # starves Xen's rendezvous), DOM0_VCPUS (default SMP), TIMEOUT (seconds, hard limit on the QEMU
 # process), ICOUNT=1 (deterministic guest time: 1 instruction = 1 ns), LOG (serial log path),
 # XEN_IMAGE (the hypervisor to boot instead of BUILD_DIR/ARCH/out/xen), STRESS_SECONDS (how long
-# the dom0 stress tests run), STRESS_TOGGLER (see below).
+# the dom0 stress tests run).
 #
 # The verdict comes from markers in the serial log, never from QEMU's exit status:
 #   0  the suite ran to its end marker      2  Xen or dom0 crashed (log tail shown)
@@ -31,8 +31,6 @@ log_file=${LOG:-$dir/logs/$suite.log}
 dom0_args="console=hvc0 dyntrace_suite=$suite"
 # The stress tests run for STRESS_SECONDS (dom0 sees it as $dyntrace_stress_seconds).
 [ -n "${STRESS_SECONDS:-}" ] && dom0_args="$dom0_args dyntrace_stress_seconds=$STRESS_SECONDS"
-# STRESS_TOGGLER=raw: the stress test's tracing_on toggler writes with raw hypercalls, not xenhypfs.
-[ -n "${STRESS_TOGGLER:-}" ] && dom0_args="$dom0_args dyntrace_stress_toggler=$STRESS_TOGGLER"
 case "$arch" in
 x86_64)
     qemu=(qemu-system-x86_64 -accel tcg -cpu qemu64 -m 2048

@@ -38,6 +38,17 @@ payload_dir=/opt/dyntrace/livepatch
 # Tracer helpers.
 T=/tracing
 
+# headers_ok PATH N HEADER: N back-to-back reads of PATH with a buffer of one
+# 12-byte entry header (what xenhypfs reads first) must each fail ENOBUFS with
+# exactly HEADER ("content_len=L type=T encoding=E max_write_len=M") filled in.
+# Prints hypfs-raw's result.
+headers_ok() {
+    out=$(hypfs-raw read "$1" 12 "$2")
+    echo "$out"
+    [ "$out" = "rc=-1 errno=ENOBUFS $3
+count ok=0 EBUSY=0 other=$2 changed=0" ]
+}
+
 # record_lines FILE: the record lines of a trace (everything but the # header).
 record_lines() { grep -v '^#' "$1" | grep -v '^$' || true; }
 

@@ -78,27 +78,17 @@ write_ok() {
     fi
     return 1
 }
-# write_raw WHO PATH HEX: the same through a raw HypFS write (hypfs-raw).
-write_raw() {
-    out=$(hypfs-raw write "$2" "$3")
-    case "$out" in
-    *"errno=0") op writes ;;
-    *"errno=EBUSY") op busy_writes ;;
-    *"errno=ETIMEDOUT") op timeouts ;;
-    *) anomaly "$1: raw write $3 to $2: $out" ;;
-    esac
-}
 # probe_checked WHO: 50 back-to-back header-only reads of tracing_on (what
 # xenhypfs does before every write: a buffer of one 12-byte entry header):
 # each must fail ENOBUFS with the header filled in (bool, plain, 1 byte,
 # writable).
 probe_checked() {
-    out=$(hypfs-raw read $T/tracing_on 12 50)
-    case "$out" in
-    "rc=-1 errno=ENOBUFS content_len=1 type=5 encoding=0 max_write_len=1
-count ok=0 EBUSY=0 other=50 changed=0") op probes ;;
-    *) anomaly "$1: header probe of tracing_on: $(echo $out)" ;;
-    esac
+    if out=$(headers_ok $T/tracing_on 50 \
+             "content_len=1 type=5 encoding=0 max_write_len=1"); then
+        op probes
+    else
+        anomaly "$1: header probe of tracing_on: $(echo $out)"
+    fi
 }
 # clear_checked WHO: newest record per CPU, clear, then no record as old.
 clear_checked() {
@@ -123,17 +113,11 @@ clearer() {
         clear_checked clearer
     done
 }
-# The toggler writes with xenhypfs (the default) or through raw hypercalls
-# (dyntrace_stress_toggler=raw); either way each write is preceded by a checked
-# batch of the header probes xenhypfs makes. A failed write is recorded by
-# write_ok/write_raw.
+# Each toggle is preceded by a checked batch of the header probes xenhypfs
+# makes; a failed write is recorded by write_ok.
 toggle() {
     probe_checked toggler
-    if [ "${dyntrace_stress_toggler:-xenhypfs}" = raw ]; then
-        write_raw toggler $T/tracing_on 0$1
-    else
-        write_ok toggler $T/tracing_on $1 || true
-    fi
+    write_ok toggler $T/tracing_on $1 || true
 }
 toggler() {
     while [ "$(date +%s)" -lt $end ]; do
