@@ -125,21 +125,40 @@ bad_raw() {
     check_state /tmp/state.before
 }
 
-# entry_is_untraced: xen_extra_version's entry holds the untraced site bytes
-# (checked by livepatch expectations: the xen_dyntrace_expect payload applies).
-# xen-livepatch uses Xen's stock 30 ms rendezvous wait, which expires now and
-# then on 4 emulated pCPUs: a failed load is retried (an expectation mismatch
-# fails every time).
-entry_is_untraced() {
-    tries=0
-    until xen-livepatch load $payload_dir/xen_dyntrace_expect.livepatch >/tmp/lp.out 2>&1; do
+# livepatch_retry ACTION NAME: xen-livepatch ACTION NAME (apply, revert or
+# another rendezvous action), showing its output. xen-livepatch uses Xen's stock
+# 30 ms rendezvous wait, which expires now and then with 4 emulated pCPUs on 2
+# host cores; the action then fails EBUSY and changes nothing, so it is retried
+# (up to 5 attempts). Any other failure is returned at once.
+livepatch_retry() {
+    tries=1
+    until xen-livepatch "$@" >/tmp/lp.out 2>&1; do
         cat /tmp/lp.out
-        xen-livepatch unload xen_dyntrace_expect >/dev/null 2>&1
-        tries=$((tries + 1))
+        grep -q "Device or resource busy" /tmp/lp.out || return 1
         [ $tries -lt 5 ] || return 1
+        tries=$((tries + 1))
+        echo "(xen-livepatch $*: EBUSY, attempt $tries)"
         sleep 1
     done
-    [ "$(cat /sys/hypervisor/version/extra)" = "Hello World" ] || return 1
-    xen-livepatch revert xen_dyntrace_expect >/dev/null 2>&1 || return 1
-    xen-livepatch unload xen_dyntrace_expect >/dev/null 2>&1 || return 1
+    cat /tmp/lp.out
+}
+
+# entry_is_untraced: xen_extra_version's entry holds the untraced site bytes
+# (checked by livepatch expectations: the xen_dyntrace_expect payload applies;
+# it is reverted and unloaded again). An expectation mismatch fails every
+# attempt.
+entry_is_untraced() {
+    xen-livepatch upload xen_dyntrace_expect \
+        $payload_dir/xen_dyntrace_expect.livepatch >/tmp/lp.out 2>&1 ||
+        { cat /tmp/lp.out; return 1; }
+    if ! livepatch_retry apply xen_dyntrace_expect >/tmp/lp.apply; then
+        cat /tmp/lp.apply
+        xen-livepatch unload xen_dyntrace_expect >/dev/null 2>&1
+        return 1
+    fi
+    ok=1
+    [ "$(cat /sys/hypervisor/version/extra)" = "Hello World" ] || ok=0
+    livepatch_retry revert xen_dyntrace_expect || return 1
+    xen-livepatch unload xen_dyntrace_expect || return 1
+    [ $ok = 1 ]
 }

@@ -6,7 +6,7 @@ run xen-livepatch load $payload_dir/xen_hello_world.livepatch
 save_state /tmp/state.before
 expect_error "File exists" xenhypfs write $T/set_function_filter xen_extra_version
 check_state /tmp/state.before
-run xen-livepatch revert xen_hello_world
+run livepatch_retry revert xen_hello_world
 run xen-livepatch unload xen_hello_world
 run xenhypfs write $T/set_function_filter xen_extra_version
 run xenhypfs write $T/current_tracer function

@@ -18,8 +18,8 @@ xenhypfs cat $T/trace >/tmp/trace
 expect_eq "records while a livepatch was refused" 1 "$(count_records /tmp/trace xen_extra_version)"
 reset_tracing
 entry_is_untraced || fail "entry not restored after reset"
-run xen-livepatch apply xen_hello_world
+run livepatch_retry apply xen_hello_world
 expect_eq "extra with xen_hello_world" "Hello World" "$(cat $extra)"
-run xen-livepatch revert xen_hello_world
+run livepatch_retry revert xen_hello_world
 run xen-livepatch unload xen_hello_world
 expect_eq "extra after revert" "$before" "$(cat $extra)"
