@@ -5,12 +5,12 @@ p=$payload_dir/xen_hello_world.livepatch
 before=$(cat /sys/hypervisor/version/extra)
 note "extra before: '$before'"
 run xen-livepatch upload xen_hello_world "$p"
-run xen-livepatch apply xen_hello_world
+run livepatch_retry apply xen_hello_world
 applied=$(cat /sys/hypervisor/version/extra)
 note "extra applied: '$applied'"
 [ "$applied" != "$before" ] || fail "applying did not change version/extra"
 expect_eq "extra while applied" "Hello World" "$applied"
-run xen-livepatch revert xen_hello_world
+run livepatch_retry revert xen_hello_world
 expect_eq "extra after revert" "$before" "$(cat /sys/hypervisor/version/extra)"
 run xen-livepatch unload xen_hello_world
 xen-livepatch list >/tmp/list 2>&1

@@ -2,7 +2,8 @@
 # once the livepatch is reverted it can be.
 . /opt/dyntrace/tests/lib.sh
 reset_tracing
-run xen-livepatch load $payload_dir/xen_hello_world.livepatch
+run xen-livepatch upload xen_hello_world $payload_dir/xen_hello_world.livepatch
+run livepatch_retry apply xen_hello_world
 save_state /tmp/state.before
 expect_error "File exists" xenhypfs write $T/set_function_filter xen_extra_version
 check_state /tmp/state.before
