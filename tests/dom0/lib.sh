@@ -145,8 +145,8 @@ livepatch_retry() {
 
 # entry_is_untraced: xen_extra_version's entry holds the untraced site bytes
 # (checked by livepatch expectations: the xen_dyntrace_expect payload applies;
-# it is reverted and unloaded again). An expectation mismatch fails every
-# attempt.
+# it is reverted and unloaded again). An expectation mismatch (EINVAL) fails
+# it at once.
 entry_is_untraced() {
     xen-livepatch upload xen_dyntrace_expect \
         $payload_dir/xen_dyntrace_expect.livepatch >/tmp/lp.out 2>&1 ||
