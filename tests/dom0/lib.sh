@@ -151,11 +151,8 @@ entry_is_untraced() {
     xen-livepatch upload xen_dyntrace_expect \
         $payload_dir/xen_dyntrace_expect.livepatch >/tmp/lp.out 2>&1 ||
         { cat /tmp/lp.out; return 1; }
-    if ! livepatch_retry apply xen_dyntrace_expect >/tmp/lp.apply; then
-        cat /tmp/lp.apply
-        xen-livepatch unload xen_dyntrace_expect >/dev/null 2>&1
-        return 1
-    fi
+    livepatch_retry apply xen_dyntrace_expect ||
+        { xen-livepatch unload xen_dyntrace_expect >/dev/null 2>&1; return 1; }
     ok=1
     [ "$(cat /sys/hypervisor/version/extra)" = "Hello World" ] || ok=0
     livepatch_retry revert xen_dyntrace_expect || return 1
