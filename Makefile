@@ -1,11 +1,13 @@
-# xen-dyntrace: ftrace-style dynamic function tracing for Xen 4.17.
+# xen-dyntrace: ftrace-style dynamic function tracing for Xen.
 # `make demo` and `make check` do all setup themselves (Debian 12, root).
+# XEN_BASE=4.20|4.17|staging selects the Xen (default: 4.20 when XEN_TARBALL or
+# XEN_SRC provides it, else 4.17); see README.md.
 
 ARCH ?= x86_64
 SMP ?= 2
 export SMP
 
-.PHONY: all demo check bench deps source prepare build image boot shell patches host-tests clean distclean
+.PHONY: all demo check bench deps source prepare build image boot shell patches series-check host-tests clean distclean
 
 all: build
 
@@ -41,14 +43,17 @@ boot: image
 shell: image
 	scripts/boot.sh $(ARCH) shell
 
-# The patch series (git format-patch, with a cover letter) against the pristine base.
-patches: prepare
-	rm -rf build/patches-out
-	git -C build/$(ARCH)/xen format-patch -q --cover-letter -o ../../patches-out dyntrace-base..HEAD
-	@ls build/patches-out
+# The patch series (git format-patch, with a cover letter) against the pristine base, in
+# build/patches-out/BASE/.
+patches: deps
+	scripts/patches.sh
+
+# Build x86_64 and arm64 after every patch of the series.
+series-check: deps
+	scripts/series-check.sh
 
 host-tests:
-	ARCHES= scripts/check.sh
+	SUITES=host BASES=none scripts/check.sh
 
 clean:
 	rm -rf build

@@ -20,16 +20,25 @@ esac
 rm -rf "$stage"
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,lib/modules,lib/$triplet,proc,sys,dev,tmp,run,var/run,var/log,opt/dyntrace}
 
-install -m 0755 "$pkgroot/bin/busybox" "$stage/bin/busybox"
+bb=$pkgroot/bin/busybox
+[ -f "$bb" ] || bb=$pkgroot/usr/bin/busybox
+install -m 0755 "$bb" "$stage/bin/busybox"
 
-kver=$(basename "$(ls -d "$pkgroot"/lib/modules/*/ | head -n1)")
+# Debian 13 is usr-merged: modules and libraries live under usr/ only.
+moddir=$pkgroot/lib/modules
+[ -d "$moddir" ] || moddir=$pkgroot/usr/lib/modules
+kver=$(basename "$(ls -d "$moddir"/*/ | head -n1)")
 modules=(xen-evtchn xen-privcmd xenfs)
 # What the privilege test needs to start an unprivileged domU with Xen's toolstack.
 modules+=(xen-gntdev)
 for m in "${modules[@]}"; do
-    ko=$(find "$pkgroot/lib/modules/$kver" -name "$m.ko*" | head -n1)
+    ko=$(find "$moddir/$kver" -name "$m.ko*" | head -n1)
     [ -n "$ko" ] || die "module $m not found in $kver"
-    cp "$ko" "$stage/lib/modules/"
+    # busybox insmod takes uncompressed modules only.
+    case "$ko" in
+    *.ko.xz) xz -dc "$ko" >"$stage/lib/modules/$m.ko" ;;
+    *) cp "$ko" "$stage/lib/modules/$m.ko" ;;
+    esac
 done
 cp "$pkgroot/boot/vmlinuz-$kver" "$out/vmlinuz"
 # The same kernel for the privilege test's domU.
@@ -37,11 +46,11 @@ mkdir -p "$stage/opt/dyntrace/domu"
 cp "$out/vmlinuz" "$stage/opt/dyntrace/domu/vmlinuz"
 
 # Tools, linked under their usual names. Debian builds xen-hptool for x86 only.
-tools=(usr/sbin/xenhypfs usr/lib/xen-4.17/bin/xen-livepatch usr/lib/xen-4.17/bin/xentrace)
-[ "$arch" = x86_64 ] && tools+=(usr/lib/xen-4.17/bin/xen-hptool)
+bin=usr/lib/xen-$(dom0_tools_minor "$XEN_BASE")/bin
+tools=(usr/sbin/xenhypfs $bin/xen-livepatch $bin/xentrace)
+[ "$arch" = x86_64 ] && tools+=($bin/xen-hptool)
 # The toolstack for the privilege test (a domU booted from dom0's own kernel and image).
-tools+=(usr/lib/xen-4.17/bin/xl usr/lib/xen-4.17/bin/xenstored
-    usr/lib/xen-4.17/bin/xenconsoled usr/lib/xen-4.17/bin/xen-init-dom0)
+tools+=($bin/xl $bin/xenstored $bin/xenconsoled $bin/xen-init-dom0)
 for t in "${tools[@]}"; do
     mkdir -p "$stage/$(dirname "$t")"
     cp "$pkgroot/$t" "$stage/$t"
@@ -78,8 +87,7 @@ mkdir -p "$stage/etc/xen"
 # The dynamic loader, at the path the binaries name.
 interp=$(readelf -l "$pkgroot/usr/sbin/xenhypfs" | sed -n 's/.*Requesting program interpreter: \(.*\)\]/\1/p')
 mkdir -p "$stage/$(dirname "$interp")"
-cp -L "$pkgroot/$interp" "$stage/$interp" 2>/dev/null ||
-    cp -L "$pkgroot/lib/$triplet/$(basename "$interp")" "$stage/$interp"
+cp -L "$(find_lib "$(basename "$interp")")" "$stage/$interp"
 
 # Our dom0 side: /init, the test suites, Xen's livepatch payloads.
 install -m 0755 "$REPO_ROOT/dom0/init" "$stage/init"
@@ -101,6 +109,8 @@ for src in "$REPO_ROOT"/tests/dom0-tools/*.c; do
     cp "$bin" "$stage/opt/dyntrace/bin/"
 done
 echo "$arch" >"$stage/opt/dyntrace/arch"
+# Which Xen the tests run on, and what the dom0 tools can do there (tests/dom0/lib.sh).
+echo "$XEN_BASE" >"$stage/opt/dyntrace/base"
 
 (cd "$stage" && find . -print0 | sort -z | cpio --null -o -H newc --quiet -R 0:0) |
     gzip -1 >"$out/initramfs.cpio.gz.new"

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# prepare-tree.sh ARCH: make BUILD_DIR/ARCH/xen, a git repository whose first commit is the
-# pristine Xen tree (Debian's 4.17 source, or $XEN_SRC), followed by one commit adding our new
-# files (this repository's xen/ directory) and one commit per patch of patches/series.
+# prepare-tree.sh ARCH: make BUILD_DIR/ARCH/xen (BUILD_DIR is per XEN_BASE) a git repository whose
+# first commit is the pristine Xen tree of XEN_BASE (tag dyntrace-base), followed by one commit per
+# entry of patches/series: the entry's patch (edits to files Xen already has; patches/BASE/NAME
+# replaces patches/NAME on that base) plus the new files the entry names, taken whole from this
+# repository's xen/ directory. Every file under xen/ must belong to exactly one entry, so the
+# commits hold every line of our hypervisor code; `make patches` is git format-patch of them.
+# Author, e-mail and date of each commit are its patch's (From:, Date:), so commit ids are stable.
 #
 # Re-preparing is incremental: the commits are rebuilt in a private index, then the work tree is
 # moved to them with 'git reset --hard', which rewrites only the files whose content changed, so
@@ -13,10 +17,6 @@ arch=${1:?usage: prepare-tree.sh ARCH}
 check_arch "$arch"
 tree=$BUILD_DIR/$arch/xen
 
-export GIT_AUTHOR_NAME="xen-dyntrace" GIT_AUTHOR_EMAIL="xen-dyntrace@localhost"
-export GIT_COMMITTER_NAME="xen-dyntrace" GIT_COMMITTER_EMAIL="xen-dyntrace@localhost"
-# Fixed dates: the same inputs give the same commit ids.
-export GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:00:00Z"
 g() { git -C "$tree" -c core.autocrlf=false -c advice.detachedHead=false "$@"; }
 
 if [ -n "${XEN_SRC:-}" ]; then
@@ -25,7 +25,7 @@ if [ -n "${XEN_SRC:-}" ]; then
     origin="XEN_SRC tree"
 else
     src=$("$REPO_ROOT/scripts/fetch-xen-source.sh")
-    origin="Debian source package xen $XEN_DEB_VERSION"
+    origin=${BASE_DESCRIPTION[$XEN_BASE]}
 fi
 
 # A tree prepared from another source is started afresh.
@@ -41,7 +41,10 @@ if [ ! -d "$tree/.git" ]; then
     tar -C "$src" --exclude=.git --exclude=.unpacked -cf - . | tar -C "$tree.tmp" -xf -
     git -C "$tree.tmp" init -q -b dyntrace
     git -C "$tree.tmp" add -A -f
-    git -C "$tree.tmp" commit -q -m "Pristine base: $origin"
+    GIT_AUTHOR_NAME="Xen upstream" GIT_AUTHOR_EMAIL=pristine@xen-dyntrace.invalid \
+        GIT_COMMITTER_NAME="Xen upstream" GIT_COMMITTER_EMAIL=pristine@xen-dyntrace.invalid \
+        GIT_AUTHOR_DATE=2000-01-01T00:00:00Z GIT_COMMITTER_DATE=2000-01-01T00:00:00Z \
+        git -C "$tree.tmp" commit -q -m "Pristine base: $origin"
     git -C "$tree.tmp" tag dyntrace-base
     echo "$src" >"$tree.tmp/.git/dyntrace-origin"
     mv "$tree.tmp" "$tree"
@@ -53,46 +56,49 @@ rm -f "$GIT_INDEX_FILE"
 g read-tree dyntrace-base
 head=$(g rev-parse dyntrace-base)
 
-commit_index() { # message-file
+commit_index() { # message-file: commit the index, with the current patch's identity
     local t
     t=$(g write-tree)
-    if [ "$t" != "$(g rev-parse "$head^{tree}")" ]; then
-        head=$(g commit-tree "$t" -p "$head" -F "$1")
-    fi
+    [ "$t" != "$(g rev-parse "$head^{tree}")" ] || die "series entry $p changes nothing on $XEN_BASE"
+    head=$(GIT_AUTHOR_NAME=$a_name GIT_AUTHOR_EMAIL=$a_email GIT_AUTHOR_DATE=$a_date \
+        GIT_COMMITTER_NAME=$a_name GIT_COMMITTER_EMAIL=$a_email GIT_COMMITTER_DATE=$a_date \
+        g commit-tree "$t" -p "$head" -F "$1")
 }
 
 msg=$(mktemp)
 trap 'rm -f "$msg" "$msg".*' EXIT
 
+# Our new files, each to be claimed by one series entry.
 (
     cd "$REPO_ROOT"
+    unset GIT_INDEX_FILE
     git ls-files -co --exclude-standard -- xen 2>/dev/null || find xen -type f
-) | sort -u | while read -r f; do
-    [ -f "$REPO_ROOT/$f" ] || continue
-    mode=100644
-    [ -x "$REPO_ROOT/$f" ] && mode=100755
-    printf '%s %s\t%s\n' "$mode" "$(g hash-object -w "$REPO_ROOT/$f")" "$f"
-done | g update-index --add --index-info
-cat >"$msg" <<'MSG'
-xen-dyntrace: add the tracer's new files
+) | sort -u >"$msg.unclaimed"
 
-The hypervisor sources of xen-dyntrace that do not exist in Xen: see the
-xen/ directory of the xen-dyntrace repository.
-MSG
-commit_index "$msg"
-
-{ grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$REPO_ROOT/patches/series" || true; } |
-    while read -r p _; do echo "$p"; done >"$msg.list"
-while read -r p; do
-    pf=$REPO_ROOT/patches/$p
-    [ -f "$pf" ] || die "patches/series names $p, which does not exist"
-    g apply --cached --whitespace=nowarn "$pf" || die "patch $p does not apply"
-    # Commit message: the patch's Subject and body.
-    (cd "$tree" && git mailinfo "$msg.body" "$msg.diff" <"$pf" >"$msg.info") || true
-    { sed -n 's/^Subject: //p' "$msg.info"; echo; cat "$msg.body" 2>/dev/null; } >"$msg"
-    [ -s "$msg" ] || echo "$p" >"$msg"
+"$REPO_ROOT/scripts/lib/series.sh" "$XEN_BASE" >"$msg.list"
+while read -r p pf files; do
+    # Commit message and identity: the patch's Subject, body, From: and Date:.
+    (cd "$tree" && git mailinfo "$msg.body" "$msg.diff" <"$pf" >"$msg.info") ||
+        die "$pf is not a patch in mail form"
+    a_name=$(sed -n 's/^Author: //p' "$msg.info")
+    a_email=$(sed -n 's/^Email: //p' "$msg.info")
+    a_date=$(sed -n 's/^Date: //p' "$msg.info")
+    [ -n "$a_name" ] && [ -n "$a_email" ] && [ -n "$a_date" ] || die "$pf lacks From: or Date:"
+    { sed -n 's/^Subject: //p' "$msg.info"; echo; cat "$msg.body"; } >"$msg"
+    if [ -s "$msg.diff" ]; then
+        g apply --cached --whitespace=nowarn "$pf" || die "patch $p does not apply on $XEN_BASE"
+    fi
+    for f in $files; do
+        grep -qxF "$f" "$msg.unclaimed" || die "series: $f (in $p) is not an unclaimed file of xen/"
+        sed -i "\#^$f\$#d" "$msg.unclaimed"
+        mode=100644
+        [ -x "$REPO_ROOT/$f" ] && mode=100755
+        printf '%s %s\t%s\n' "$mode" "$(g hash-object -w "$REPO_ROOT/$f")" "$f" |
+            g update-index --add --index-info
+    done
     commit_index "$msg"
 done <"$msg.list"
+[ ! -s "$msg.unclaimed" ] || die "files of xen/ in no series entry: $(head -5 "$msg.unclaimed" | tr '\n' ' ')"
 
 unset GIT_INDEX_FILE
 rm -f "$tree/.git/dyntrace-index"

@@ -29,12 +29,18 @@ tap_failure_details() {
              /^ok /{buf=""}'
 }
 
-# summarize DIR: count the result lines of every DIR/*.tap; print "N passed, N failed".
-# Returns non-zero when anything failed or nothing ran.
+# summarize DIR: count the result lines of every DIR/*.tap; print "N passed, N failed, N skipped"
+# (a skip is an "ok ... # SKIP reason" line, listed with its reason before the count).
+# Returns non-zero when anything failed or nothing passed.
 summarize() {
-    local passed failed
-    passed=$(cat "$1"/*.tap 2>/dev/null | grep -c '^ok ' || true)
+    local passed failed skipped
+    skipped=$(cat "$1"/*.tap 2>/dev/null | grep -c '^ok .*# SKIP' || true)
+    passed=$(cat "$1"/*.tap 2>/dev/null | grep '^ok ' | grep -vc '# SKIP' || true)
     failed=$(cat "$1"/*.tap 2>/dev/null | grep -c '^not ok ' || true)
-    echo "$passed passed, $failed failed"
+    if [ "$skipped" -gt 0 ]; then
+        echo "skipped:"
+        cat "$1"/*.tap | grep '^ok .*# SKIP' | sed 's/^ok /  /'
+    fi
+    echo "$passed passed, $failed failed, $skipped skipped"
     [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
 }

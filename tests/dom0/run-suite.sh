@@ -1,7 +1,8 @@
 #!/bin/sh
 # run-suite.sh SUITE: run every test of tests/dom0/SUITE/ (sorted by name) in this dom0 and print
-# TAP between two markers that the host looks for in the serial log. A test passes when it exits 0;
-# what it prints is shown as TAP comments.
+# TAP between two markers that the host looks for in the serial log. A test passes when it exits 0,
+# is skipped when it exits 77 (after printing "SKIP: reason"); what it prints is shown as TAP
+# comments.
 suite=$1
 dir=/opt/dyntrace/tests/$suite
 if [ ! -d "$dir" ]; then
@@ -26,6 +27,8 @@ for t in $tests; do
     sed 's/^/# /' /tmp/test.out
     if [ "$rc" -eq 0 ]; then
         echo "ok $i - $suite/$name (${secs}s)"
+    elif [ "$rc" -eq 77 ]; then
+        echo "ok $i - $suite/$name # SKIP $(sed -n 's/^SKIP: //p' /tmp/test.out | tail -n1)"
     else
         echo "not ok $i - $suite/$name (exit $rc, ${secs}s)"
     fi

@@ -1,5 +1,6 @@
 # Xen's own xen_hello_world payload (built from the same tree) loads, applies, reverts, unloads.
 . /opt/dyntrace/tests/lib.sh
+need_sysctl_tools
 p=$payload_dir/xen_hello_world.livepatch
 [ -f "$p" ] || fail "payload $p missing"
 before=$(cat /sys/hypervisor/version/extra)

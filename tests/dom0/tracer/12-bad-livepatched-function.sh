@@ -1,6 +1,7 @@
 # A function that an applied livepatch has patched cannot be traced (EEXIST);
 # once the livepatch is reverted it can be.
 . /opt/dyntrace/tests/lib.sh
+need_sysctl_tools
 reset_tracing
 run xen-livepatch upload xen_hello_world $payload_dir/xen_hello_world.livepatch
 run livepatch_retry apply xen_hello_world

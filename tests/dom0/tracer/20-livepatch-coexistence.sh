@@ -2,6 +2,7 @@
 # is refused (EBUSY) and changes nothing; after tracing and reset, livepatches
 # load, apply and revert as before. (Tracing a livepatched function: test 12.)
 . /opt/dyntrace/tests/lib.sh
+need_sysctl_tools
 extra=/sys/hypervisor/version/extra
 reset_tracing
 before=$(cat $extra)

@@ -13,7 +13,7 @@
 #include <asm/asm_defns.h>
 
         .text
-ENTRY(dyntrace_trampoline)
+FUNC(dyntrace_trampoline)
         push    %rax
         push    %rcx
         push    %rdx
@@ -41,5 +41,4 @@ ENTRY(dyntrace_trampoline)
         pop     %rcx
         pop     %rax
         RET
-        .type dyntrace_trampoline, @function
-        .size dyntrace_trampoline, . - dyntrace_trampoline
+END(dyntrace_trampoline)

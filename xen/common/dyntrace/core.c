@@ -24,7 +24,6 @@
 #include <xen/livepatch.h>
 #include <xen/percpu.h>
 #include <xen/sched.h>
-#include <xen/sort.h>
 #include <xen/spinlock.h>
 #include <xen/symbols.h>
 #include <xen/vmap.h>
@@ -37,7 +36,7 @@
 #define TRACER_MAX_WRITE 64
 
 /* The compiler's table of patch sites (in .init.data). */
-extern const unsigned long __dyntrace_sites_start[], __dyntrace_sites_end[];
+extern const unsigned long __patchable_function_entries_start[], __patchable_function_entries_end[];
 
 /* Sites kept at boot: function entries in .text, sorted. */
 static unsigned long *sites;
@@ -73,19 +72,43 @@ static void (*active_func)(unsigned long, unsigned long, unsigned int);
 
 /* ---- sites ---- */
 
-static int cf_check cmp_ulong(const void *a, const void *b)
+/*
+ * Heapsort of the site addresses.  Not Xen's sort(): its swap callback
+ * differs between releases, and this file builds on several.
+ */
+static void __init sift_down(unsigned long *a, unsigned int root,
+                             unsigned int n)
 {
-    unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+    unsigned int child;
 
-    return x < y ? -1 : x > y;
+    for ( ; (child = 2 * root + 1) < n; root = child )
+    {
+        unsigned long t;
+
+        if ( child + 1 < n && a[child + 1] > a[child] )
+            child++;
+        if ( a[root] >= a[child] )
+            break;
+        t = a[root];
+        a[root] = a[child];
+        a[child] = t;
+    }
 }
 
-static void cf_check swap_ulong(void *a, void *b, size_t size)
+static void __init sort_sites(unsigned long *a, unsigned int n)
 {
-    unsigned long t = *(unsigned long *)a;
+    unsigned int i;
 
-    *(unsigned long *)a = *(unsigned long *)b;
-    *(unsigned long *)b = t;
+    for ( i = n / 2; i-- > 0; )
+        sift_down(a, i, n);
+    for ( i = n; i-- > 1; )
+    {
+        unsigned long t = a[0];
+
+        a[0] = a[i];
+        a[i] = t;
+        sift_down(a, 0, i);
+    }
 }
 
 static const char *site_to_name(unsigned int i)
@@ -146,7 +169,7 @@ static int __init build_site_table(void)
     unsigned long len = 1;
     char namebuf[KSYM_NAME_LEN + 1];
 
-    for ( p = __dyntrace_sites_start; p < __dyntrace_sites_end; p++ )
+    for ( p = __patchable_function_entries_start; p < __patchable_function_entries_end; p++ )
         if ( *p >= (unsigned long)_stext && *p < (unsigned long)_etext )
             n++;
 
@@ -156,10 +179,10 @@ static int __init build_site_table(void)
         return -ENOMEM;
 
     /* Sites in .init.text are dropped: init memory is freed after boot. */
-    for ( p = __dyntrace_sites_start; p < __dyntrace_sites_end; p++ )
+    for ( p = __patchable_function_entries_start; p < __patchable_function_entries_end; p++ )
         if ( *p >= (unsigned long)_stext && *p < (unsigned long)_etext )
             sites[nr_sites++] = *p;
-    sort(sites, nr_sites, sizeof(*sites), cmp_ulong, swap_ulong);
+    sort_sites(sites, nr_sites);
 
     for ( i = 0; i < nr_sites; i++ )
         len += strlen(dyntrace_symbol(sites[i], namebuf)) + 1;

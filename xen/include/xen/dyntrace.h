@@ -11,16 +11,6 @@
 
 #include <xen/types.h>
 
-/*
- * notrace: no patchable entry for this function.  Whole objects are listed
- * in xen/dyntrace-notrace.mk instead, which is preferred.
- */
-#ifdef CONFIG_PATCHABLE_FUNCTION_ENTRY
-# define notrace __attribute__((__patchable_function_entry__(0, 0)))
-#else
-# define notrace
-#endif
-
 #ifdef CONFIG_LIVEPATCH_TRACER
 
 /* One binary record of the ring buffers: 32 bytes on 64-bit. */

@@ -16,7 +16,7 @@
 #include <asm/asm_defns.h>
 
         .text
-ENTRY(dyntrace_trampoline)
+FUNC(dyntrace_trampoline)
         sub     sp, sp, #96
         stp     x0, x1, [sp, #0]
         stp     x2, x3, [sp, #16]
@@ -42,4 +42,4 @@ ENTRY(dyntrace_trampoline)
          * speculation barrier as that macro. */
         .inst   0xd65f0140
         sb
-ENDPROC(dyntrace_trampoline)
+END(dyntrace_trampoline)
