@@ -132,7 +132,7 @@ static int cf_check filter_write(struct hypfs_entry_leaf *leaf,
     rc = f ? 0 : -ENOMEM;
     for ( p = buf; !rc && (tok = strsep(&p, " \t\n")) != NULL; )
         if ( *tok )
-            rc = dt_sites_select(tok, f);
+            rc = dt_sites_select(tok, f, dt_site_usable);
     xfree(buf);
     ftext = rc ? NULL : dt_sites_names(f);
     if ( !rc && !ftext )

@@ -153,6 +153,12 @@ int dt_state_clear(void)
     return rc;
 }
 
+bool dt_site_usable(unsigned int i)
+{
+    return test_bit(i, dt_sites_traced()) ||
+           arch_dyntrace_site_is_clean(dt_site_addr(i));
+}
+
 /* Arm has no __change_bit(). */
 static void flip_bit(unsigned int nr, unsigned long *map)
 {
@@ -394,6 +400,17 @@ int dt_request(struct tracer *t, unsigned long *f, char *ftext)
 
     return rc;
 }
+
+static int __init cf_check dyntrace_patch_sites_init(void)
+{
+    /* Single CPU still: make every site the untraced instruction(s). */
+    if ( dt_sites_nr() )
+        arch_dyntrace_init_sites(dt_sites_table(), dt_sites_nr());
+
+    return 0;
+}
+/* After sites.c's presmp initcall: sites.o is linked before patch.o. */
+presmp_initcall(dyntrace_patch_sites_init);
 
 int __init dt_state_init(void)
 {

@@ -11,6 +11,9 @@
 /* Once the tracers are registered: -ENODEV if the tracer is absent. */
 int dt_state_init(void);
 
+/* May site i be traced (traced already, or holding the untraced bytes)? */
+bool dt_site_usable(unsigned int i);
+
 /* The committed tracer (it may change as soon as this returns). */
 struct tracer *dt_state_tracer(void);
 /* Owned copies of the committed tracer's name / filter text. */

@@ -4,7 +4,8 @@
  *
  * Built at boot (presmp, one CPU) from the compiler's
  * __patchable_function_entries table: the sites inside [_stext, _etext),
- * sorted, with their symbol names.  If anything fails here, the table stays
+ * sorted, with their symbol names (patch.c then makes them untraced
+ * instructions).  If anything fails here, the table stays
  * empty and the tracer is simply absent.
  */
 
@@ -44,6 +45,11 @@ const char *dt_site_name(unsigned int i)
 {
     ASSERT(i < nr_sites);
     return names + site_name[i];
+}
+
+const unsigned long *dt_sites_table(void)
+{
+    return sites;
 }
 
 unsigned long *dt_sites_traced(void)
@@ -129,7 +135,8 @@ static bool glob_match(const char *pat, const char *s)
     return !*pat;
 }
 
-int dt_sites_select(const char *word, unsigned long *map)
+int dt_sites_select(const char *word, unsigned long *map,
+                    dt_site_pred_t *usable)
 {
     bool found = false, glob = strpbrk(word, "*?");
     unsigned int i;
@@ -137,17 +144,16 @@ int dt_sites_select(const char *word, unsigned long *map)
     for ( i = 0; i < nr_sites; i++ )
     {
         const char *n = dt_site_name(i), *hash = strchr(n, '#');
-        bool clean;
+        bool ok;
 
         if ( glob ? !glob_match(word, n) &&
                     (!hash || !glob_match(word, hash + 1))
                   : strcmp(n, word) && (!hash || strcmp(hash + 1, word)) )
             continue;
-        clean = test_bit(i, traced_map) ||
-                arch_dyntrace_site_is_clean(sites[i]);
-        if ( !clean && !glob )
-            return -EEXIST;     /* Rewritten by a livepatch. */
-        if ( !clean )
+        ok = usable(i);
+        if ( !ok && !glob )
+            return -EEXIST;     /* E.g. rewritten by a livepatch. */
+        if ( !ok )
             continue;
         __set_bit(i, map);
         found = true;
@@ -277,9 +283,6 @@ static int __init cf_check dyntrace_sites_init(void)
     rc = build_site_table(tab, n);
     if ( rc )
         goto nomem;
-
-    /* Single CPU still: make every site the untraced instruction(s). */
-    arch_dyntrace_init_sites(sites, n);
     nr_sites = n;
 
     printk(XENLOG_INFO "dyntrace: %u traceable functions\n", nr_sites);

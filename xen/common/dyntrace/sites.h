@@ -8,6 +8,8 @@
 /* Sites kept at boot (0: the tracer is absent), indexed in address order. */
 unsigned int dt_sites_nr(void);
 unsigned long dt_site_addr(unsigned int i);
+/* All dt_sites_nr() addresses, sorted. */
+const unsigned long *dt_sites_table(void);
 const char *dt_site_name(unsigned int i);
 
 /*
@@ -20,9 +22,12 @@ unsigned long *dt_sites_traced(void);
  * Select in map every site named word ("file.c#func" or "func"), or, if
  * word holds '*' or '?', matching it.  Errors: -ENOENT (nothing of that
  * name, or a pattern matching nothing), -EPERM (a known symbol without a
- * site), -EEXIST (named site rewritten by a livepatch; patterns skip them).
+ * site), -EEXIST (a named site that usable() refuses, e.g. rewritten by a
+ * livepatch; patterns skip those).
  */
-int dt_sites_select(const char *word, unsigned long *map);
+typedef bool dt_site_pred_t(unsigned int i);
+int dt_sites_select(const char *word, unsigned long *map,
+                    dt_site_pred_t *usable);
 
 /* The names of the sites in map (all if NULL), one per line; xfree() it. */
 char *dt_sites_names(const unsigned long *map);
