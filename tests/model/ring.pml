@@ -7,9 +7,10 @@
  * Two CPUs.  CPU0 is online throughout; CPU1 is present but offline at boot,
  * without a buffer: the hotplug process brings it up (its buffer is
  * allocated at CPU_UP_PREPARE), takes it down and brings it up again.  On a
- * CPU, an ordinary ("task") context calls dt_ring_record and an NMI may
- * arrive once, between any two steps of the task context - in the middle of
- * a write included - and call dt_ring_record itself.  Holders run on other
+ * CPU, an ordinary ("task") context writes a record (dt_ring_reserve(),
+ * fill the slot, dt_ring_commit()) and an NMI may arrive once, between any
+ * two steps of the task context - in the middle of a write included - and
+ * write one itself.  Holders run on other
  * CPUs, concurrently: a snapshot reader, a clearer, and the on/off switch
  * (off, then on again).  Recording is on at the start.
  *
@@ -77,7 +78,7 @@
 
 #define NCPU        2
 #define SIZE        2           /* records per buffer: small, so it wraps */
-#define CALLS       2           /* dt_ring_record calls of a task context */
+#define CALLS       2           /* records a task context writes */
 
 #if defined(SCEN_HOTPLUG)
 # define WCPU       1           /* the CPU with writers */
@@ -130,7 +131,7 @@ bool ring_lock;
 
 /* The CPUs. */
 byte owner[NCPU];               /* DEAD, TASK or NMI */
-bool in_call[NCPU];             /* the task context is in dt_ring_record */
+bool in_call[NCPU];             /* the task context is writing */
 bool nmi_off[NCPU];             /* a reordered window: no NMI (see above) */
 
 /* Ghost state for the properties. */
@@ -146,7 +147,7 @@ byte done;                      /* finished processes (not the NMI) */
 bool checked;
 
 /*
- * dt_ring_record()'s first step: rings[cpu], ready, and
+ * dt_ring_reserve(): rings[cpu], ready, and
  * cmpxchg(status, READY, WRITING), with the slot the record goes to.  One
  * step: ready cannot change during a call (CPU_STARTING and CPU_DYING run on
  * this CPU, and the call has IRQs off), and written cannot either (holders
@@ -225,7 +226,7 @@ inline rest_of_call(c, ctx)
         PUBLISH(c, ctx, DONE(c, ctx))
 #endif
     :: old == WRITING || old == HELD_ON ->
-        /* atomic_inc(&r->dropped) */
+        /* arch_fetch_and_add(&r->dropped, 1) */
         STEP(c, ctx) dropped[c]++; inflight[c]--; DONE(c, ctx) }
     :: else ->
         STEP(c, ctx) DONE(c, ctx) }

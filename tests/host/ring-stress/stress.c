@@ -9,9 +9,10 @@
  *
  *   4 "CPUs" (CPU0..3; CPU3 is present but offline at boot, so its buffer is
  *     allocated at its first CPU_UP_PREPARE, which fails half the time by
- *     injection: the CPU then comes up untraced).  Each calls dt_ring_record
- *     in a loop.  Writers nest the way IRQ/NMI/MCE writers do in Xen:
- *     - the stubs of what dt_ring_record calls mid-write (smp_processor_id,
+ *     injection: the CPU then comes up untraced).  Each writes records in a
+ *     loop as function.c's callback does (dt_ring_reserve(), fill the slot,
+ *     dt_ring_commit()).  Writers nest the way IRQ/NMI/MCE writers do in Xen:
+ *     - the stubs of what a write calls midway (smp_processor_id,
  *       in_irq, NOW, current, smp_wmb, smp_mb: enum stub_point) are
  *       interrupt points; an outer write arms one at random and the stub runs
  *       a nested writer right there, on the same thread, so every window of
@@ -109,7 +110,29 @@
 #include <xen/sched.h>
 #include <xen/vmap.h>
 
-#include "private.h"
+#include <xen/time.h>
+#include <asm/hardirq.h>
+
+#include "ring.h"
+
+/*
+ * The harness's record: the function tracer's layout (function.c), filled
+ * the same way into a slot reserved from ring.c.
+ */
+struct rec {
+    uint64_t ts;
+    unsigned long ip;
+    unsigned long parent_ip;
+    uint16_t domid;
+    uint16_t vcpu;
+    uint16_t cpu;
+    uint8_t flags;
+    uint8_t pad;
+};
+
+#define DT_FLAG_IRQS_OFF  (1u << 0)
+#define DT_FLAG_IN_IRQ    (1u << 1)
+#define DT_FLAG_IN_NMI    (1u << 2)
 
 #define NCPUS           4       /* present CPUs */
 #define BOOT_CPUS       3       /* online at boot */
@@ -124,7 +147,7 @@
 #define ID_MASK         ((1ULL << 56) - 1)
 #define SEQ_SHIFT       24
 
-_Static_assert(sizeof(struct dyntrace_record) == REC_SIZE, "32-byte records");
+_Static_assert(sizeof(struct rec) == REC_SIZE, "32-byte records");
 _Static_assert(NCPUS <= NR_CPUS, "NR_CPUS");
 
 #define LOAD(p)         __atomic_load_n(p, __ATOMIC_SEQ_CST)
@@ -304,9 +327,43 @@ void stub_assert_failed(const char *expr, const char *file, int line)
     anomaly(CK_ASSERT, "ASSERT(%s) failed at %s:%d", expr, file, line);
 }
 
-/* ---- The writer side: one dt_ring_record call, with its accounting. ---- */
+/* ---- The writer side: one record call, with its accounting. ---- */
 
 static void write_one(void);
+
+/*
+ * What function.c's callback does: reserve, fill, commit.  in_irq(), NOW()
+ * and current are interrupt points of the stubs, as smp_processor_id() (in
+ * dt_ring_reserve) and smp_wmb()/smp_mb() (in dt_ring_commit) are.
+ */
+static void record(unsigned long ip, unsigned long parent_ip,
+                   unsigned int flags)
+{
+    const struct vcpu *v;
+    struct rec *rec;
+    unsigned int cpu;
+
+    rec = dt_ring_reserve(&cpu);
+    if ( !rec )
+        return;
+
+    if ( in_irq() )
+        flags |= DT_FLAG_IN_IRQ;
+    if ( in_nmi_handler() || in_mce_handler() )
+        flags |= DT_FLAG_IN_NMI;
+
+    rec->ts = NOW();
+    rec->ip = ip;
+    rec->parent_ip = parent_ip;
+    v = current;
+    rec->domid = v->domain->domain_id;
+    rec->vcpu = v->vcpu_id;
+    rec->cpu = cpu;
+    rec->flags = flags;
+    rec->pad = 0;
+
+    dt_ring_commit();
+}
 
 const struct vcpu *stub_current(void)
 {
@@ -396,7 +453,7 @@ static void write_one(void)
     on1 = LOAD(&harness_on);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
 
-    dt_ring_record(ip, mix(ip), fl);
+    record(ip, mix(ip), fl);
 
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     stub_inject_at = STUB_AT_NONE;
@@ -572,7 +629,7 @@ static bool cpu_online_now(unsigned int cpu)
     return (READ(&cpu_online_map.bits[0]) >> cpu) & 1;
 }
 
-static bool record_ok(const struct dyntrace_record *r, unsigned int cpu)
+static bool record_ok(const struct rec *r, unsigned int cpu)
 {
     uint64_t ip = r->ip, id = ip & ID_MASK;
 
@@ -600,6 +657,7 @@ static void check_snapshot(const struct dt_ring_snapshot *s, const char *who,
     for ( i = 0; i < s->nr_cpus; i++ )
     {
         const struct dt_ring_copy *c = &s->cpu[i];
+        const struct rec *recs = c->recs;
         unsigned int k = c->cpu;
         size_t size_bytes = stub_alloc_size(c->recs);
         uint64_t size = size_bytes / REC_SIZE, bytes, first = 0, last = 0;
@@ -612,7 +670,7 @@ static void check_snapshot(const struct dt_ring_snapshot *s, const char *who,
         }
         prev = k;
 
-        bytes = (uint64_t)c->nr * sizeof(*c->recs);
+        bytes = (uint64_t)c->nr * s->rec_size;
         if ( !size || size_bytes % REC_SIZE ||
              c->nr != (c->written < size ? c->written : size) ||
              bytes != (uint64_t)c->nr * REC_SIZE || bytes > size_bytes )
@@ -622,7 +680,7 @@ static void check_snapshot(const struct dt_ring_snapshot *s, const char *who,
 
         for ( j = 0; j < c->nr; j++ )
         {
-            const struct dyntrace_record *r = &c->recs[j];
+            const struct rec *r = &recs[j];
             uint64_t seq = r->ts >> SEQ_SHIFT;
 
             if ( !record_ok(r, k) )
@@ -1273,7 +1331,7 @@ int main(void)
             cpumask_set_cpu(k, &cpu_online_map);
     }
     nr_buffers = BOOT_CPUS;
-    if ( dt_rings_init() )
+    if ( dt_rings_init(sizeof(struct rec)) )
     {
         printf("# dt_rings_init failed\n");
         return 1;

@@ -29,15 +29,15 @@
 #include <asm/livepatch.h>
 #include <asm/page.h>
 
-#define INSN_MOV_X9_X30 0xaa1e03e9U
-#define INSN_NOP        0xd503201fU
+#define INSN_MOV_X9_X30 DYNTRACE_INSN_MOV_X9_X30
+#define INSN_NOP        DYNTRACE_INSN_NOP
 
 void dyntrace_trampoline(void);
 
 static uint32_t call_insn(unsigned long site)
 {
     /* The bl is the site's second word. */
-    return aarch64_insn_gen_branch_imm(site + 4,
+    return aarch64_insn_gen_branch_imm(site + DYNTRACE_CALL_OFFSET,
                                        (unsigned long)dyntrace_trampoline,
                                        AARCH64_INSN_BRANCH_LINK);
 }
@@ -58,6 +58,17 @@ bool arch_dyntrace_site_is_clean(unsigned long site)
     return w[0] == INSN_MOV_X9_X30 && w[1] == INSN_NOP;
 }
 
+void arch_dyntrace_site_bytes(unsigned long site, bool traced,
+                              uint8_t expect[DYNTRACE_SITE_SIZE],
+                              uint8_t actual[DYNTRACE_SITE_SIZE])
+{
+    uint32_t w[] = { INSN_MOV_X9_X30, traced ? call_insn(site) : INSN_NOP };
+
+    BUILD_BUG_ON(sizeof(w) != DYNTRACE_SITE_SIZE);
+    memcpy(expect, w, DYNTRACE_SITE_SIZE);
+    memcpy(actual, (const void *)site, DYNTRACE_SITE_SIZE);
+}
+
 int arch_dyntrace_patch(unsigned long site, bool enable)
 {
     const uint32_t *w = (const uint32_t *)site;
@@ -67,7 +78,7 @@ int arch_dyntrace_patch(unsigned long site, bool enable)
         return -ERANGE;
     if ( w[0] != INSN_MOV_X9_X30 || w[1] != (enable ? INSN_NOP : bl) )
         return -EEXIST;
-    write_word(site + 4, enable ? bl : INSN_NOP);
+    write_word(site + DYNTRACE_CALL_OFFSET, enable ? bl : INSN_NOP);
 
     return 0;
 }

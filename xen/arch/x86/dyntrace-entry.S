@@ -3,7 +3,7 @@
  * xen-dyntrace, x86_64: the trampoline that a traced function's entry calls.
  *
  * On entry (from "call dyntrace_trampoline" at the patch site):
- *   (%rsp)  = site + 5, the traced function's body
+ *   (%rsp)  = site + DYNTRACE_RET_TO_SITE, the traced function's body
  *   8(%rsp) = the traced function's return address (its caller)
  * The argument registers and the other call-clobbered registers are live:
  * save them, call dyntrace_dispatch(ip, parent_ip), restore them, return to
@@ -11,6 +11,15 @@
  */
 
 #include <asm/asm_defns.h>
+#include <asm/dyntrace.h>
+
+/* Registers saved below (rax, rcx, rdx, rsi, rdi, r8-r11), 8 bytes each. */
+#define SAVED_REGS      9
+/* Padding that keeps %rsp 16-byte aligned at the call. */
+#define ALIGN_PAD       8
+/* Where the return addresses are, above the saved registers and padding. */
+#define RET_TO_BODY     (SAVED_REGS * 8 + ALIGN_PAD)
+#define RET_TO_PARENT   (RET_TO_BODY + 8)
 
         .text
 FUNC(dyntrace_trampoline)
@@ -23,14 +32,14 @@ FUNC(dyntrace_trampoline)
         push    %r9
         push    %r10
         push    %r11
-        sub     $8, %rsp                /* 16-byte alignment for the call */
+        sub     $ALIGN_PAD, %rsp        /* 16-byte alignment for the call */
 
-        mov     10*8(%rsp), %rdi        /* return address into the body */
-        sub     $5, %rdi                /* ip: the patch site */
-        mov     11*8(%rsp), %rsi        /* parent_ip */
+        mov     RET_TO_BODY(%rsp), %rdi /* return address into the body */
+        sub     $DYNTRACE_RET_TO_SITE, %rdi /* ip: the patch site */
+        mov     RET_TO_PARENT(%rsp), %rsi /* parent_ip */
         call    dyntrace_dispatch
 
-        add     $8, %rsp
+        add     $ALIGN_PAD, %rsp
         pop     %r11
         pop     %r10
         pop     %r9

@@ -2,7 +2,7 @@
 /*
  * xen-dyntrace, x86_64: patch sites.
  *
- * -fpatchable-function-entry=5 leaves five one-byte NOPs at each function's
+ * -fpatchable-function-entry=5 (asm/dyntrace.h) leaves five one-byte NOPs at each function's
  * entry (after ENDBR64 for cf_check functions).  At boot, still on one CPU,
  * each becomes a single 5-byte NOP; tracing a function replaces it with
  * "call dyntrace_trampoline" (CALL rel32), inside the livepatch rendezvous.
@@ -19,19 +19,33 @@
 #include <asm/flushtlb.h>
 #include <asm/setup.h>
 
-#define SITE_SIZE 5
+#define SITE_SIZE DYNTRACE_SITE_SIZE
 
 void dyntrace_trampoline(void);
 
-static const uint8_t sled[SITE_SIZE] = { 0x90, 0x90, 0x90, 0x90, 0x90 };
-static const uint8_t nop5[SITE_SIZE] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+static const uint8_t nop5[SITE_SIZE] = DYNTRACE_SITE_BYTES;
 
 static void make_call(uint8_t insn[SITE_SIZE], unsigned long site)
 {
-    int32_t rel = (long)dyntrace_trampoline - (long)(site + SITE_SIZE);
+    int32_t rel = (long)dyntrace_trampoline -
+                  (long)(site + DYNTRACE_RET_TO_SITE);
 
-    insn[0] = 0xe8;
+    BUILD_BUG_ON(1 + sizeof(rel) != SITE_SIZE);
+    insn[0] = DYNTRACE_CALL_OPCODE;
     memcpy(&insn[1], &rel, sizeof(rel));
+}
+
+/* The compiler's sled: SITE_SIZE one-byte NOPs? */
+static bool is_sled(unsigned long site)
+{
+    const uint8_t *p = (const uint8_t *)site;
+    unsigned int i;
+
+    for ( i = 0; i < SITE_SIZE; i++ )
+        if ( p[i] != DYNTRACE_NOP1 )
+            return false;
+
+    return true;
 }
 
 /* Byte-wise: the string helpers may not be used while text is in flux. */
@@ -47,6 +61,17 @@ static void write_site(unsigned long site, const uint8_t insn[SITE_SIZE])
 bool arch_dyntrace_site_is_clean(unsigned long site)
 {
     return !memcmp((void *)site, nop5, SITE_SIZE);
+}
+
+void arch_dyntrace_site_bytes(unsigned long site, bool traced,
+                              uint8_t expect[SITE_SIZE],
+                              uint8_t actual[SITE_SIZE])
+{
+    if ( traced )
+        make_call(expect, site);
+    else
+        memcpy(expect, nop5, SITE_SIZE);
+    memcpy(actual, (const void *)site, SITE_SIZE);
 }
 
 int arch_dyntrace_patch(unsigned long site, bool enable)
@@ -83,7 +108,7 @@ void __init arch_dyntrace_init_sites(const unsigned long *sites,
     flush_local(FLUSH_TLB_GLOBAL);
     local_irq_save(flags);
     for ( i = 0; i < nr; i++ )
-        if ( !memcmp((void *)sites[i], sled, SITE_SIZE) )
+        if ( is_sled(sites[i]) )
         {
             write_site(sites[i], nop5);
             converted++;

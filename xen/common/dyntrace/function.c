@@ -1,17 +1,44 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace: the nop and function tracers, and the ftrace-style output.
+ * xen-dyntrace: the nop and function tracers: their record, the callback
+ * that fills it into a reserved ring slot, and the ftrace-style output.
  */
 
+#include <xen/dyntrace.h>
+#include <xen/errno.h>
 #include <xen/init.h>
 #include <xen/lib.h>
 #include <xen/sched.h>
 #include <xen/symbols.h>
+#include <xen/time.h>
 #include <xen/xmalloc.h>
 
-#include "private.h"
+#include "ring.h"
 
+/* One binary record of the function tracer: 32 bytes on 64-bit. */
+struct dyntrace_record {
+    uint64_t ts;                /* NOW(), ns */
+    unsigned long ip;           /* traced function's patch site */
+    unsigned long parent_ip;    /* its caller's return address */
+    uint16_t domid;             /* domain running (DOMID_IDLE: idle) */
+    uint16_t vcpu;
+    uint16_t cpu;
+    uint8_t flags;
+#define DT_FLAG_IRQS_OFF  (1u << 0)
+#define DT_FLAG_IN_IRQ    (1u << 1)
+#define DT_FLAG_IN_NMI    (1u << 2)
+    uint8_t pad;
+};
+
+/* The record layout is part of the interface (docs, benchmarks). */
+#define RECORD_SIZE 32
+
+/* Room for one formatted line: two symbol names and the fixed fields. */
 #define LINE_MAX (2 * KSYM_NAME_LEN + 64)
+/* Room for the header. */
+#define HEADER_MAX 1024
+/* Room for "d<domid>v<vcpu>" or "<idle>". */
+#define CONTEXT_MAX 16
 
 static int cf_check rings_set_on(bool on)
 {
@@ -71,7 +98,7 @@ static void print_record(struct dyntrace_text *t, unsigned long max,
                          struct sym_cache *c,
                          const struct dyntrace_record *r)
 {
-    char ctx[16];
+    char ctx[CONTEXT_MAX];
 
     if ( r->domid == DOMID_IDLE )
         safe_strcpy(ctx, "<idle>");
@@ -93,7 +120,7 @@ static int print_rings(const char *name, struct dyntrace_text *t)
 {
     struct dt_ring_snapshot *snap;
     struct sym_cache *cache;
-    unsigned int i, pos[NR_CPUS];
+    unsigned int i, *pos;
     uint64_t entries = 0, written = 0;
     unsigned long max;
     int rc;
@@ -109,14 +136,21 @@ static int print_rings(const char *name, struct dyntrace_text *t)
         return rc;
     }
 
+    /* Next record to print, per CPU of the snapshot. */
+    pos = xzalloc_array(unsigned int, snap->nr_cpus);
+    if ( !pos )
+    {
+        rc = -ENOMEM;
+        goto out;
+    }
+
     for ( i = 0; i < snap->nr_cpus; i++ )
     {
         entries += snap->cpu[i].nr;
         written += snap->cpu[i].written + snap->cpu[i].dropped;
-        pos[i] = 0;
     }
 
-    max = 1024 + entries * LINE_MAX;
+    max = HEADER_MAX + entries * LINE_MAX;
     rc = dyntrace_text_alloc(t, max);
     if ( rc )
         goto out;
@@ -131,11 +165,12 @@ static int print_rings(const char *name, struct dyntrace_text *t)
         for ( i = 0; i < snap->nr_cpus; i++ )
         {
             const struct dt_ring_copy *c = &snap->cpu[i];
+            const struct dyntrace_record *recs = c->recs;
 
             if ( pos[i] < c->nr &&
-                 (!next || c->recs[pos[i]].ts < next->ts) )
+                 (!next || recs[pos[i]].ts < next->ts) )
             {
-                next = &c->recs[pos[i]];
+                next = &recs[pos[i]];
                 best = i;
             }
         }
@@ -146,6 +181,7 @@ static int print_rings(const char *name, struct dyntrace_text *t)
     }
 
  out:
+    xfree(pos);
     dt_rings_free_snapshot(snap);
     xfree(cache);
     return rc;
@@ -161,10 +197,37 @@ static int cf_check function_print(struct dyntrace_text *t)
     return print_rings("function", t);
 }
 
+/*
+ * The callback: IRQs off (the dispatcher), maybe nested through NMI/MCE.
+ * Everything it calls is inline or notrace.
+ */
 static void cf_check function_call(unsigned long ip, unsigned long parent_ip,
-                                   unsigned int flags)
+                                   bool irqs_off)
 {
-    dt_ring_record(ip, parent_ip, flags);
+    struct dyntrace_record *rec;
+    const struct vcpu *v;
+    unsigned int cpu, flags = irqs_off ? DT_FLAG_IRQS_OFF : 0;
+
+    rec = dt_ring_reserve(&cpu);
+    if ( !rec )
+        return;
+
+    if ( in_irq() )
+        flags |= DT_FLAG_IN_IRQ;
+    if ( arch_dyntrace_in_nmi() )
+        flags |= DT_FLAG_IN_NMI;
+
+    rec->ts = NOW();
+    rec->ip = ip;
+    rec->parent_ip = parent_ip;
+    v = current;
+    rec->domid = v->domain->domain_id;
+    rec->vcpu = v->vcpu_id;
+    rec->cpu = cpu;
+    rec->flags = flags;
+    rec->pad = 0;
+
+    dt_ring_commit();
 }
 
 static struct tracer nop_tracer = {
@@ -185,12 +248,15 @@ static struct tracer function_tracer = {
 
 static int __init cf_check function_tracer_init(void)
 {
-    int rc = dt_rings_init();
+    int rc;
 
+    BUILD_BUG_ON(sizeof(struct dyntrace_record) != RECORD_SIZE);
+
+    rc = dt_rings_init(sizeof(struct dyntrace_record));
     if ( rc )
         return rc;
 
-    /* nop first: the core starts with the first tracer registered. */
+    /* nop first: tracing starts with the first tracer registered. */
     dyntrace_register_tracer(&nop_tracer);
     dyntrace_register_tracer(&function_tracer);
 

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace: per-CPU ring buffers of fixed-size binary records.
+ * xen-dyntrace: per-CPU reserve/commit stores of fixed-size records, in the
+ * manner of Linux's simple_ring_buffer.  The ring knows the record size given
+ * to dt_rings_init(), never what a record holds: the tracer reserves a slot,
+ * fills it and commits it.
  *
- * The concurrency contract (docs/design.md of xen-dyntrace):
+ * The concurrency contract (docs/design.md of xen-dyntrace, "Buffers"):
  *
  * - Buffers live in a global table indexed by CPU, never in per-CPU areas
  *   (those are zeroed and freed across offline).  A buffer, once allocated
@@ -10,11 +13,12 @@
  *   that own one, online or not.
  *
  * - Each buffer has a status word.  A writer (the tracer callback, IRQs off,
- *   possibly in NMI context) takes it READY -> WRITING with cmpxchg, writes
- *   one record, publishes the count, and stores READY after a full barrier.
- *   A writer that finds WRITING (nested IRQ/NMI on this CPU) or HELD_ON (a
- *   reader holds it while recording is on) counts the event as dropped;
- *   OFF and HELD_OFF mean recording is off: nothing was accepted.
+ *   possibly in NMI context) takes it READY -> WRITING with cmpxchg in
+ *   dt_ring_reserve(), fills the slot, and dt_ring_commit() publishes the
+ *   count and stores READY after a full barrier.  A writer that finds
+ *   WRITING (nested NMI/MCE on this CPU) or HELD_ON (a reader holds it while
+ *   recording is on) counts the event as dropped; OFF and HELD_OFF mean
+ *   recording is off: nothing was accepted.
  *
  * - Readers, clearers and the on/off switch ("holders") are serialised by
  *   ring_lock and never run in writer context.  A holder waits until the
@@ -34,13 +38,12 @@
 #include <xen/notifier.h>
 #include <xen/sched.h>
 #include <xen/spinlock.h>
-#include <xen/time.h>
 #include <xen/vmap.h>
 #include <xen/xmalloc.h>
 #include <asm/atomic.h>
 #include <asm/system.h>
 
-#include "private.h"
+#include "ring.h"
 
 enum {
     RING_OFF,
@@ -55,58 +58,80 @@ struct dt_ring {
     bool ready;                 /* CPU between CPU_STARTING and CPU_DYING */
     unsigned int mask;          /* number of records - 1 */
     uint64_t written;           /* records committed since the last clear */
-    atomic_t dropped;           /* events lost while recording was on */
-    struct dyntrace_record rec[];
+    /*
+     * Events lost while recording was on.  A 64-bit counter, incremented
+     * with an atomic read-modify-write (writers of this CPU, nested through
+     * NMI/MCE, may race on it) and reset with an atomic store by a holder.
+     */
+    uint64_t dropped;
+    uint64_t rec[];             /* the records, rec_size bytes each */
 };
 
-/* Records per CPU (a power of two): 2048 x 32 bytes = 64 KiB. */
+/* Records per CPU (a power of two): 2048 x 32-byte records = 64 KiB. */
 #define DT_RING_RECORDS 2048
 
 static struct dt_ring *rings[NR_CPUS];
 static cpumask_t ring_cpus;
 static bool rings_on;
+static unsigned int rec_size;
 static DEFINE_SPINLOCK(ring_lock);
 
-void dt_ring_record(unsigned long ip, unsigned long parent_ip,
-                    unsigned int flags)
+static void *ring_slot(const struct dt_ring *r, unsigned int i)
+{
+    return (uint8_t *)r->rec + (unsigned long)i * rec_size;
+}
+
+void *dt_ring_reserve(unsigned int *pcpu)
 {
     unsigned int cpu = smp_processor_id();
     struct dt_ring *r = ACCESS_ONCE(rings[cpu]);
-    struct dyntrace_record *rec;
-    const struct vcpu *v;
     unsigned int old;
 
-    if ( !r || !ACCESS_ONCE(r->ready) )
-        return;
+    /* Only NMI/MCE may nest: the dispatcher runs callbacks with IRQs off. */
+    ASSERT(!local_irq_is_enabled());
 
+    if ( !r || !ACCESS_ONCE(r->ready) )
+        return NULL;
+
+    /*
+     * Take the buffer.  A full barrier; pairs with the smp_mb() before the
+     * status store in ring_release() (a holder's copy or reset is complete
+     * before we can fill a slot or count) and in dt_ring_commit() (an
+     * outer writer's record, for a nested one: it cannot take WRITING).
+     */
     old = cmpxchg(&r->status, RING_READY, RING_WRITING);
     if ( old != RING_READY )
     {
         if ( old == RING_WRITING || old == RING_HELD_ON )
-            atomic_inc(&r->dropped);
-        return;
+            arch_fetch_and_add(&r->dropped, 1);
+        return NULL;
     }
 
-    if ( in_irq() )
-        flags |= DT_FLAG_IN_IRQ;
-#ifdef CONFIG_X86
-    if ( in_nmi_handler() || in_mce_handler() )
-        flags |= DT_FLAG_IN_NMI;
-#endif
+    *pcpu = cpu;
 
-    rec = &r->rec[r->written & r->mask];
-    rec->ts = NOW();
-    rec->ip = ip;
-    rec->parent_ip = parent_ip;
-    v = current;
-    rec->domid = v->domain->domain_id;
-    rec->vcpu = v->vcpu_id;
-    rec->cpu = cpu;
-    rec->flags = flags;
-    rec->pad = 0;
+    return ring_slot(r, r->written & r->mask);
+}
 
+void dt_ring_commit(void)
+{
+    struct dt_ring *r = rings[smp_processor_id()];
+
+    ASSERT(!local_irq_is_enabled());
+    ASSERT(read_atomic(&r->status) == RING_WRITING);
+
+    /*
+     * The slot before the count.  Pairs with the cmpxchg taking the hold in
+     * ring_hold(): a holder reads the count and then the slots.  The smp_mb()
+     * below already orders both for every holder (tests/model, BROKEN_WMB);
+     * this keeps the publication order explicit.
+     */
     smp_wmb();
     r->written++;
+    /*
+     * The slot and the count before the status that frees the buffer.
+     * Pairs with the cmpxchg in ring_hold(): a holder that takes the buffer
+     * after seeing READY sees this record and its count.
+     */
     smp_mb();
     write_atomic(&r->status, RING_READY);
 }
@@ -114,6 +139,8 @@ void dt_ring_record(unsigned long ip, unsigned long parent_ip,
 /* Drain and hold a buffer; returns its previous status (READY or OFF). */
 static unsigned int ring_hold(struct dt_ring *r)
 {
+    ASSERT(spin_is_locked(&ring_lock));
+
     for ( ;; )
     {
         unsigned int s = read_atomic(&r->status);
@@ -125,6 +152,10 @@ static unsigned int ring_hold(struct dt_ring *r)
         }
 
         ASSERT(s == RING_READY || s == RING_OFF);
+        /*
+         * A full barrier; pairs with the writer's smp_mb() before its status
+         * store in dt_ring_commit(): the record and count are visible.
+         */
         if ( cmpxchg(&r->status, s,
                      s == RING_READY ? RING_HELD_ON : RING_HELD_OFF) == s )
             return s;
@@ -133,8 +164,21 @@ static unsigned int ring_hold(struct dt_ring *r)
 
 static void ring_release(struct dt_ring *r, unsigned int s)
 {
+    ASSERT(spin_is_locked(&ring_lock));
+
+    /*
+     * The holder's copies and resets before the release.  Pairs with the
+     * writer's cmpxchg in dt_ring_reserve(): a writer that takes the buffer
+     * sees the reset count and does not overwrite a slot being copied.
+     */
     smp_mb();
     write_atomic(&r->status, s);
+}
+
+static void ring_reset(struct dt_ring *r)
+{
+    r->written = 0;
+    write_atomic(&r->dropped, 0);
 }
 
 int dt_rings_set_on(bool on)
@@ -166,11 +210,12 @@ void dt_rings_reset_quiesced(void)
 {
     unsigned int cpu;
 
+    ASSERT(!local_irq_is_enabled());
+
     for_each_cpu ( cpu, &ring_cpus )
     {
         ASSERT(rings[cpu]->status != RING_WRITING);
-        rings[cpu]->written = 0;
-        atomic_set(&rings[cpu]->dropped, 0);
+        ring_reset(rings[cpu]);
     }
 }
 
@@ -187,8 +232,7 @@ int dt_rings_clear(void)
         struct dt_ring *r = rings[cpu];
         unsigned int s = ring_hold(r);
 
-        r->written = 0;
-        atomic_set(&r->dropped, 0);
+        ring_reset(r);
         ring_release(r, s);
     }
 
@@ -209,27 +253,54 @@ void dt_rings_free_snapshot(struct dt_ring_snapshot *snap)
     vfree(snap);
 }
 
+/* Copy a held buffer into c, oldest record first. */
+static void ring_copy(struct dt_ring_copy *c, const struct dt_ring *r)
+{
+    unsigned int size = r->mask + 1;
+    uint64_t w = r->written;
+
+    c->written = w;
+    c->dropped = read_atomic(&r->dropped);
+    if ( w <= size )
+    {
+        c->nr = w;
+        memcpy(c->recs, ring_slot(r, 0), w * rec_size);
+    }
+    else
+    {
+        unsigned int head = w & r->mask;
+
+        /* Oldest record first: head .. end, then 0 .. head. */
+        c->nr = size;
+        memcpy(c->recs, ring_slot(r, head),
+               (unsigned long)(size - head) * rec_size);
+        memcpy((uint8_t *)c->recs + (unsigned long)(size - head) * rec_size,
+               ring_slot(r, 0), (unsigned long)head * rec_size);
+    }
+}
+
 int dt_rings_snapshot(struct dt_ring_snapshot **psnap)
 {
     struct dt_ring_snapshot *snap;
     unsigned int cpu, i = 0;
     int rc = 0;
 
-    snap = vzalloc(sizeof(*snap));
-    if ( !snap )
-        return -ENOMEM;
-
     if ( !get_cpu_maps() )
-    {
-        vfree(snap);
         return -EBUSY;
-    }
 
-    /* Allocate outside the held window. */
+    /* Sized by the pinned CPU set; allocated outside the held window. */
+    snap = vzalloc(sizeof(*snap) +
+                   cpumask_weight(&ring_cpus) * sizeof(snap->cpu[0]));
+    if ( !snap )
+    {
+        put_cpu_maps();
+        return -ENOMEM;
+    }
+    snap->rec_size = rec_size;
     for_each_cpu ( cpu, &ring_cpus )
     {
         snap->cpu[i].cpu = cpu;
-        snap->cpu[i].recs = vmalloc(sizeof(struct dyntrace_record) *
+        snap->cpu[i].recs = vmalloc((unsigned long)rec_size *
                                     (rings[cpu]->mask + 1));
         if ( !snap->cpu[i].recs )
             rc = -ENOMEM;
@@ -242,28 +313,10 @@ int dt_rings_snapshot(struct dt_ring_snapshot **psnap)
         spin_lock(&ring_lock);
         for ( i = 0; i < snap->nr_cpus; i++ )
         {
-            struct dt_ring_copy *c = &snap->cpu[i];
-            struct dt_ring *r = rings[c->cpu];
-            unsigned int s = ring_hold(r), size = r->mask + 1;
-            uint64_t w = r->written;
+            struct dt_ring *r = rings[snap->cpu[i].cpu];
+            unsigned int s = ring_hold(r);
 
-            c->written = w;
-            c->dropped = atomic_read(&r->dropped);
-            if ( w <= size )
-            {
-                c->nr = w;
-                memcpy(c->recs, r->rec, w * sizeof(*c->recs));
-            }
-            else
-            {
-                unsigned int head = w & r->mask;
-
-                /* Oldest record first: head .. end, then 0 .. head. */
-                c->nr = size;
-                memcpy(c->recs, &r->rec[head],
-                       (size - head) * sizeof(*c->recs));
-                memcpy(&c->recs[size - head], r->rec, head * sizeof(*c->recs));
-            }
+            ring_copy(&snap->cpu[i], r);
             ring_release(r, s);
         }
         spin_unlock(&ring_lock);
@@ -284,7 +337,7 @@ int dt_rings_snapshot(struct dt_ring_snapshot **psnap)
 static struct dt_ring *ring_alloc(void)
 {
     struct dt_ring *r = vzalloc(sizeof(*r) +
-                                DT_RING_RECORDS * sizeof(r->rec[0]));
+                                (unsigned long)DT_RING_RECORDS * rec_size);
 
     if ( r )
     {
@@ -314,6 +367,12 @@ static int cf_check cpu_callback(struct notifier_block *nfb,
                        "dyntrace: no trace buffer for CPU%u\n", cpu);
                 break;          /* The CPU comes up, untraced. */
             }
+            /*
+             * The initialised buffer before its pointer.  Pairs with the
+             * dependent loads through ACCESS_ONCE(rings[cpu]) in
+             * dt_ring_reserve() and with put_cpu_maps()/get_cpu_maps()
+             * (the lock) for holders.
+             */
             smp_wmb();
             rings[cpu] = r;
             cpumask_set_cpu(cpu, &ring_cpus);
@@ -342,9 +401,14 @@ static struct notifier_block cpu_nfb = {
     .notifier_call = cpu_callback,
 };
 
-int __init dt_rings_init(void)
+int __init dt_rings_init(unsigned int size)
 {
     unsigned int cpu;
+
+    /* Whole 64-bit words: every slot stays aligned. */
+    if ( !size || size % sizeof(uint64_t) )
+        return -EINVAL;
+    rec_size = size;
 
     for_each_online_cpu ( cpu )
     {

@@ -2,31 +2,18 @@
 /*
  * xen-dyntrace: ftrace-style dynamic function tracing through Livepatch.
  *
- * Interfaces between the common tracer core (common/dyntrace/), the tracers
- * and the architecture (arch/<arch>/dyntrace*.{c,S}).  The concurrency
- * contract is described in docs/design.md of xen-dyntrace.
+ * Interfaces between the common tracer (common/dyntrace/), the tracers and
+ * the architecture (arch/<arch>/dyntrace*.{c,S}, asm/dyntrace.h).  The
+ * concurrency contract is described in docs/design.md of xen-dyntrace.
  */
-#ifndef __XEN_DYNTRACE_H__
-#define __XEN_DYNTRACE_H__
+#ifndef XEN_DYNTRACE_H
+#define XEN_DYNTRACE_H
 
 #include <xen/types.h>
 
 #ifdef CONFIG_LIVEPATCH_TRACER
 
-/* One binary record of the ring buffers: 32 bytes on 64-bit. */
-struct dyntrace_record {
-    uint64_t ts;                /* NOW(), ns */
-    unsigned long ip;           /* traced function's patch site */
-    unsigned long parent_ip;    /* its caller's return address */
-    uint16_t domid;             /* domain running (DOMID_IDLE: idle) */
-    uint16_t vcpu;
-    uint16_t cpu;
-    uint8_t flags;
-#define DT_FLAG_IRQS_OFF  (1u << 0)
-#define DT_FLAG_IN_IRQ    (1u << 1)
-#define DT_FLAG_IN_NMI    (1u << 2)
-    uint8_t pad;
-};
+#include <asm/dyntrace.h>
 
 /* An owned, formatted output snapshot: what one HypFS read returns. */
 struct dyntrace_text {
@@ -34,25 +21,26 @@ struct dyntrace_text {
     unsigned int len;           /* bytes, including the final NUL */
 };
 
+/*
+ * The function callback, run with IRQs disabled by the trampoline's
+ * dispatcher; irqs_off tells whether IRQs were off at entry.  It may nest
+ * only through NMI/MCE and must cope with that.
+ */
+typedef void dyntrace_func_t(unsigned long ip, unsigned long parent_ip,
+                             bool irqs_off);
+
 struct tracer {
     const char *name;
-    /* Does the tracer attach a callback to the functions of set_function_filter? */
+    /* Does the tracer attach a callback to the functions of the filter? */
     bool uses_filter;
-    /* Called before the tracer's callback is attached / after it is drained. */
-    int (*start)(void);
-    void (*stop)(void);
     /* Recording on or off; returns only once no callback is still writing. */
     int (*set_on)(bool on);
     /* Drop every record of every CPU that owns a buffer. */
     int (*clear)(void);
     /* Format the output into one owned snapshot (size = text->len). */
     int (*print)(struct dyntrace_text *text);
-    /*
-     * The function callback, run with IRQs disabled by the trampoline's
-     * dispatcher; flags holds DT_FLAG_IRQS_OFF when IRQs were off at entry.
-     * It may nest only through NMI/MCE and must cope with that.
-     */
-    void (*func)(unsigned long ip, unsigned long parent_ip, unsigned int flags);
+    /* The callback attached to the traced functions, or NULL. */
+    dyntrace_func_t *func;
 };
 
 void dyntrace_register_tracer(struct tracer *t);
@@ -68,18 +56,26 @@ const char *dyntrace_symbol(unsigned long addr, char *namebuf);
 /* Called from the architecture's trampoline. */
 void dyntrace_dispatch(unsigned long ip, unsigned long parent_ip);
 
-/* Does a patch site lie in [start, end)?  For Livepatch's conflict check. */
+/*
+ * Does [start, end) overlap a traced patch site?  For Livepatch's conflict
+ * check.
+ */
 bool dyntrace_range_is_traced(unsigned long start, unsigned long end);
 
 /*
  * Architecture interface.  arch_dyntrace_patch() runs quiesced (every other
  * CPU parked, text writable) and returns -EEXIST without writing when the
  * site does not hold the bytes expected for its current state (e.g. a
- * livepatch has rewritten it).
+ * livepatch has rewritten it).  arch_dyntrace_site_bytes() gives, for a
+ * report, the bytes a site should hold when traced / untraced and those it
+ * holds.
  */
 void arch_dyntrace_init_sites(const unsigned long *sites, unsigned int nr);
 int arch_dyntrace_patch(unsigned long site, bool enable);
 bool arch_dyntrace_site_is_clean(unsigned long site);
+void arch_dyntrace_site_bytes(unsigned long site, bool traced,
+                              uint8_t expect[DYNTRACE_SITE_SIZE],
+                              uint8_t actual[DYNTRACE_SITE_SIZE]);
 
 #else /* !CONFIG_LIVEPATCH_TRACER */
 
@@ -91,4 +87,4 @@ static inline bool dyntrace_range_is_traced(unsigned long start,
 
 #endif /* CONFIG_LIVEPATCH_TRACER */
 
-#endif /* __XEN_DYNTRACE_H__ */
+#endif /* XEN_DYNTRACE_H */

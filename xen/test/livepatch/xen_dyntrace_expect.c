@@ -13,15 +13,7 @@
 
 #include <public/sysctl.h>
 
-#if defined(CONFIG_X86)
-/* One 5-byte NOP. */
-# define SITE_BYTES { 0x0f, 0x1f, 0x44, 0x00, 0x00 }
-# define SITE_LEN 5
-#elif defined(CONFIG_ARM_64)
-/* mov x9, x30; nop (little-endian). */
-# define SITE_BYTES { 0xe9, 0x03, 0x1e, 0xaa, 0x1f, 0x20, 0x03, 0xd5 }
-# define SITE_LEN 8
-#endif
+#include <asm/dyntrace.h>
 
 static const char dyntrace_expect_str[] = "xen_extra_version";
 extern const char *xen_hello_world(void);
@@ -31,11 +23,11 @@ struct livepatch_func __section(".livepatch.funcs") dyntrace_expect = {
     .name = dyntrace_expect_str,
     .new_addr = xen_hello_world,
     .old_addr = xen_extra_version,
-    .new_size = SITE_LEN,
-    .old_size = SITE_LEN,
+    .new_size = DYNTRACE_SITE_SIZE,
+    .old_size = DYNTRACE_SITE_SIZE,
     .expect = {
         .enabled = 1,
-        .len = SITE_LEN,
-        .data = SITE_BYTES
+        .len = DYNTRACE_SITE_SIZE,
+        .data = DYNTRACE_SITE_BYTES
     },
 };

@@ -5,7 +5,8 @@
  *
  * A harness thread stands for one CPU: smp_processor_id(), current, in_irq()
  * and NOW() read its thread-local state.  The stubs of the primitives that
- * dt_ring_record() calls in the middle of a write are also "interrupt
+ * a write (dt_ring_reserve(), filling the slot, dt_ring_commit()) calls in
+ * the middle are also "interrupt
  * points": when the harness has armed one (stub_inject_at), the stub runs a
  * nested writer on the same thread right there, exactly as an NMI arriving at
  * that instruction would.

@@ -3,7 +3,7 @@
  * xen-dyntrace, arm64: the trampoline that a traced function's entry calls.
  *
  * A traced entry is "mov x9, x30; bl dyntrace_trampoline", so on entry:
- *   x30 = site + 8, the traced function's body
+ *   x30 = site + DYNTRACE_RET_TO_SITE, the traced function's body
  *   x9  = the traced function's return address (its caller)
  * x0-x8 (arguments, indirect result) are live and saved; x9-x17 are
  * scratch at a function's entry; x18 and the callee-saved registers are
@@ -14,19 +14,25 @@
  */
 
 #include <asm/asm_defns.h>
+#include <asm/dyntrace.h>
+
+/* The frame: x0-x9 and the frame record (x29, x30), 8 bytes each. */
+#define FRAME_SIZE      96
+/* Where the frame record is in it. */
+#define FRAME_RECORD    80
 
         .text
 FUNC(dyntrace_trampoline)
-        sub     sp, sp, #96
+        sub     sp, sp, #FRAME_SIZE
         stp     x0, x1, [sp, #0]
         stp     x2, x3, [sp, #16]
         stp     x4, x5, [sp, #32]
         stp     x6, x7, [sp, #48]
         stp     x8, x9, [sp, #64]
-        stp     x29, x30, [sp, #80]
-        add     x29, sp, #80
+        stp     x29, x30, [sp, #FRAME_RECORD]
+        add     x29, sp, #FRAME_RECORD
 
-        sub     x0, x30, #8             /* ip: the function's entry */
+        sub     x0, x30, #DYNTRACE_RET_TO_SITE /* ip: the site */
         mov     x1, x9                  /* parent_ip */
         bl      dyntrace_dispatch
 
@@ -35,11 +41,11 @@ FUNC(dyntrace_trampoline)
         ldp     x4, x5, [sp, #32]
         ldp     x6, x7, [sp, #48]
         ldp     x8, x9, [sp, #64]
-        ldp     x29, x10, [sp, #80]     /* x10: site + 8 */
-        add     sp, sp, #96
+        ldp     x29, x10, [sp, #FRAME_RECORD] /* x10: the body */
+        add     sp, sp, #FRAME_SIZE
         mov     x30, x9
         /* ret x10 (Xen's "ret" macro takes no register), then the same
          * speculation barrier as that macro. */
-        .inst   0xd65f0140
+        .inst   DYNTRACE_INSN_RET_X10
         sb
 END(dyntrace_trampoline)

@@ -45,4 +45,11 @@
 
 #define cpu_relax() sched_yield()
 
+/* Xen: lock xadd (x86), __sync_fetch_and_add (Arm). */
+#define arch_fetch_and_add(ptr, v) \
+    __atomic_fetch_add(ptr, v, __ATOMIC_SEQ_CST)
+
+/* Every harness writer stands for a callback, run with IRQs off. */
+#define local_irq_is_enabled() false
+
 #endif

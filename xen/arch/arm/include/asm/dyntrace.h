@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xen-dyntrace, arm64: the patch site, shared by the C code
+ * (arch/arm/dyntrace.c, common/dyntrace/), the trampoline
+ * (arch/arm/arm64/dyntrace-entry.S) and the test payload
+ * (test/livepatch/xen_dyntrace_expect.c).
+ *
+ * -fpatchable-function-entry=2 leaves two NOPs at each function's entry; at
+ * boot the first becomes "mov x9, x30" and tracing swaps the second between
+ * NOP and "bl dyntrace_trampoline".
+ */
+#ifndef ARM_DYNTRACE_H
+#define ARM_DYNTRACE_H
+
+/* NOPs the compiler reserves at each entry (-fpatchable-function-entry). */
+#define DYNTRACE_SITE_NOPS      2
+/* Bytes of one A64 instruction. */
+#define DYNTRACE_INSN_SIZE      4
+/* Bytes of a patch site. */
+#define DYNTRACE_SITE_SIZE      (DYNTRACE_SITE_NOPS * DYNTRACE_INSN_SIZE)
+/* Offset of the bl in the site: it is the second word. */
+#define DYNTRACE_CALL_OFFSET    DYNTRACE_INSN_SIZE
+/*
+ * What the trampoline subtracts from x30 to get the site: the bl returns
+ * to the instruction after it, the end of the site.
+ */
+#define DYNTRACE_RET_TO_SITE    (DYNTRACE_CALL_OFFSET + DYNTRACE_INSN_SIZE)
+
+/* Instruction encodings. */
+#define DYNTRACE_INSN_MOV_X9_X30 0xaa1e03e9     /* mov x9, x30 */
+#define DYNTRACE_INSN_NOP        0xd503201f     /* nop */
+#define DYNTRACE_INSN_RET_X10    0xd65f0140     /* ret x10 */
+
+#ifndef __ASSEMBLER__
+
+#include <xen/types.h>
+
+/* The four bytes of an instruction word in memory (little-endian). */
+#define DYNTRACE_LE32(w) \
+    ((w) & 0xff), (((w) >> 8) & 0xff), (((w) >> 16) & 0xff), ((w) >> 24)
+
+/* An untraced site: mov x9, x30; nop. */
+#define DYNTRACE_SITE_BYTES                       \
+    { DYNTRACE_LE32(DYNTRACE_INSN_MOV_X9_X30),    \
+      DYNTRACE_LE32(DYNTRACE_INSN_NOP) }
+
+/* Arm has no NMI: the callback never runs in NMI context. */
+static inline bool arch_dyntrace_in_nmi(void)
+{
+    return false;
+}
+
+#endif /* !__ASSEMBLER__ */
+
+#endif /* ARM_DYNTRACE_H */

@@ -1,0 +1,465 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xen-dyntrace: the /tracing HypFS directory.
+ *
+ * Every file is one row of dt_files[]: its name, type, maximum write size,
+ * how its content is read (fixed at boot, or an owned snapshot built per
+ * HypFS operation) and its write handler.  The leaves and their hypfs_funcs
+ * are built from that table at boot.
+ *
+ * Dynamic leaves read one owned snapshot per HypFS operation: built when
+ * getsize() first asks for it, its length is what getsize() reports and
+ * exactly what read() copies; exit() drops it.  Writes never build one
+ * (HypFS enters the leaf, then calls write() only).  Directory listings
+ * (which enter every child and ask its size) skip building it too.
+ */
+
+#include <xen/ctype.h>
+#include <xen/err.h>
+#include <xen/guest_access.h>
+#include <xen/hypfs.h>
+#include <xen/init.h>
+#include <xen/lib.h>
+#include <xen/percpu.h>
+#include <xen/spinlock.h>
+#include <xen/xmalloc.h>
+
+#include "patch.h"
+#include "sites.h"
+#include "tracer.h"
+
+/* Longest write to set_function_filter / current_tracer, NUL included. */
+#define FILTER_MAX_WRITE 4096
+#define TRACER_MAX_WRITE 64
+/* trace takes only "": one byte. */
+#define TRACE_MAX_WRITE  1
+/* How long an unread trace snapshot is kept for a retry, from its making. */
+#define RETRY_KEEP       SECONDS(2)
+
+typedef int dt_write_t(struct hypfs_entry_leaf *leaf,
+                       XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                       unsigned int ulen);
+
+struct dt_file {
+    const char *name;
+    unsigned int type;              /* XEN_HYPFS_TYPE_* */
+    unsigned int max_write;         /* 0: read-only */
+    /* Dynamic leaf: build the snapshot one operation reads. */
+    int (*build)(struct dyntrace_text *t);
+    /* Fixed content (when build is NULL): set it at boot. */
+    int (*init)(struct hypfs_entry_leaf *leaf);
+    dt_write_t *write;
+    /* Keep an unread snapshot for the caller's retry (see snap_exit()). */
+    bool retry;
+};
+
+/* ---- writes ---- */
+
+/* Copy a written string: NUL-terminated exactly at its end, at most max. */
+static char *copy_string(XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                         unsigned int ulen, unsigned int max, int *rc)
+{
+    char *buf;
+
+    *rc = -ENOSPC;
+    if ( ulen > max )
+        return NULL;
+    *rc = -EINVAL;
+    if ( !ulen )
+        return NULL;
+    *rc = -ENOMEM;
+    buf = xmalloc_array(char, ulen);
+    if ( !buf )
+        return NULL;
+    *rc = -EFAULT;
+    if ( copy_from_guest(buf, uaddr, ulen) )
+        goto fail;
+    *rc = -EINVAL;
+    if ( memchr(buf, 0, ulen) != buf + ulen - 1 )
+        goto fail;
+    *rc = 0;
+    return buf;
+
+ fail:
+    xfree(buf);
+    return NULL;
+}
+
+static void strip_trailing_space(char *s)
+{
+    size_t n = strlen(s);
+
+    while ( n && isspace((unsigned char)s[n - 1]) )
+        s[--n] = '\0';
+}
+
+static int cf_check tracer_write(struct hypfs_entry_leaf *leaf,
+                                 XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                 unsigned int ulen)
+{
+    struct tracer *t;
+    char *buf;
+    int rc;
+
+    buf = copy_string(uaddr, ulen, leaf->e.max_size, &rc);
+    if ( !buf )
+        return rc;
+    strip_trailing_space(buf);
+    t = dt_tracer_find(buf);
+    xfree(buf);
+    if ( !t )
+        return -EINVAL;
+
+    return dt_request(t, NULL, NULL);
+}
+
+/*
+ * A filter: whitespace-separated names or patterns (dt_sites_select()),
+ * replacing the set.
+ */
+static int cf_check filter_write(struct hypfs_entry_leaf *leaf,
+                                 XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                 unsigned int ulen)
+{
+    unsigned long *f;
+    char *ftext, *buf, *tok, *p;
+    int rc;
+
+    buf = copy_string(uaddr, ulen, leaf->e.max_size, &rc);
+    if ( !buf )
+        return rc;
+    f = xzalloc_array(unsigned long, BITS_TO_LONGS(dt_sites_nr()));
+    rc = f ? 0 : -ENOMEM;
+    for ( p = buf; !rc && (tok = strsep(&p, " \t\n")) != NULL; )
+        if ( *tok )
+            rc = dt_sites_select(tok, f, dt_site_usable);
+    xfree(buf);
+    ftext = rc ? NULL : dt_sites_names(f);
+    if ( !rc && !ftext )
+        rc = -ENOMEM;
+    if ( rc )
+    {
+        xfree(f);
+        return rc;
+    }
+
+    return dt_request(NULL, f, ftext);
+}
+
+static int cf_check tracing_on_write(struct hypfs_entry_leaf *leaf,
+                                     XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                     unsigned int ulen)
+{
+    uint8_t val;
+
+    if ( ulen != sizeof(val) )
+        return -EDOM;
+    if ( copy_from_guest(&val, uaddr, 1) )
+        return -EFAULT;
+    if ( val > 1 )
+        return -EINVAL;
+
+    return dt_state_set_on(val);
+}
+
+static int cf_check trace_write(struct hypfs_entry_leaf *leaf,
+                                XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                unsigned int ulen)
+{
+    char *buf;
+    int rc;
+
+    /* max_size is 1: the only string that fits is "". */
+    buf = copy_string(uaddr, ulen, leaf->e.max_size, &rc);
+    if ( !buf )
+        return rc;
+    xfree(buf);
+
+    return dt_state_clear();
+}
+
+/* ---- reads ---- */
+
+static int cf_check trace_build(struct dyntrace_text *t)
+{
+    return dt_state_tracer()->print(t);
+}
+
+static int __init cf_check tracers_init(struct hypfs_entry_leaf *leaf)
+{
+    hypfs_string_set_reference(leaf, dt_tracers_text());
+
+    return 0;
+}
+
+static int __init cf_check functions_init(struct hypfs_entry_leaf *leaf)
+{
+    char *list = dt_sites_names(NULL);
+
+    if ( !list )
+        return -ENOMEM;
+    hypfs_string_set_reference(leaf, list);
+
+    return 0;
+}
+
+static int __init cf_check tracing_on_init(struct hypfs_entry_leaf *leaf)
+{
+    leaf->u.content = dt_state_on();
+    leaf->e.size = sizeof(bool);
+
+    return 0;
+}
+
+static const struct dt_file dt_files[] = {
+    { .name = "available_tracers", .type = XEN_HYPFS_TYPE_STRING,
+      .init = tracers_init },
+    { .name = "current_tracer", .type = XEN_HYPFS_TYPE_STRING,
+      .max_write = TRACER_MAX_WRITE, .build = dt_state_tracer_name,
+      .write = tracer_write },
+    { .name = "available_functions", .type = XEN_HYPFS_TYPE_STRING,
+      .init = functions_init },
+    { .name = "set_function_filter", .type = XEN_HYPFS_TYPE_STRING,
+      .max_write = FILTER_MAX_WRITE, .build = dt_state_filter_text,
+      .write = filter_write },
+    { .name = "tracing_on", .type = XEN_HYPFS_TYPE_BOOL,
+      .max_write = sizeof(bool), .init = tracing_on_init,
+      .write = tracing_on_write },
+    { .name = "trace", .type = XEN_HYPFS_TYPE_STRING,
+      .max_write = TRACE_MAX_WRITE, .build = trace_build,
+      .write = trace_write, .retry = true },
+};
+
+#define NR_FILES ARRAY_SIZE(dt_files)
+
+static struct hypfs_entry_leaf leaves[NR_FILES];
+static struct hypfs_funcs leaf_funcs[NR_FILES];
+
+static const struct dt_file *file_of(const struct hypfs_entry *e)
+{
+    const struct hypfs_entry_leaf *l =
+        container_of(e, const struct hypfs_entry_leaf, e);
+
+    ASSERT(l >= leaves && l < leaves + NR_FILES);
+
+    return &dt_files[l - leaves];
+}
+
+/* The snapshot of one HypFS operation on a dynamic leaf. */
+struct snap {
+    struct dyntrace_text text;
+    int rc;                     /* the build's result */
+    unsigned int gen;           /* dt_state_gen() before it was taken */
+    s_time_t born;              /* when it was taken (kept across retries) */
+    bool built;
+    bool sized;                 /* getsize() ran: this is a read */
+    bool consumed;              /* read() copied it out */
+};
+
+/* Set while /tracing is listed: its leaves then build no snapshot. */
+static DEFINE_PER_CPU(bool, listing);
+
+/*
+ * An unread trace snapshot, for the caller's retry after -ENOBUFS.  Served
+ * only for the generation it was taken in, and only until RETRY_KEEP after
+ * it was taken, however often it is served and put back.
+ */
+static DEFINE_SPINLOCK(cache_lock);
+static struct {
+    struct dyntrace_text text;
+    unsigned int gen;
+    s_time_t born;
+} cache;
+
+/* Take the cached snapshot if it is still valid for d; drop it if not. */
+static bool cache_take(struct snap *d)
+{
+    struct dyntrace_text stale = { NULL, 0 };
+    bool hit = false;
+
+    spin_lock(&cache_lock);
+    if ( cache.text.buf )
+    {
+        if ( cache.gen == d->gen && NOW() - cache.born < RETRY_KEEP )
+        {
+            d->text = cache.text;
+            d->born = cache.born;
+            hit = true;
+        }
+        else
+            stale = cache.text;
+        cache.text.buf = NULL;
+        cache.text.len = 0;
+    }
+    spin_unlock(&cache_lock);
+
+    dyntrace_text_free(&stale);
+
+    return hit;
+}
+
+static void cache_put(struct snap *d)
+{
+    struct dyntrace_text old;
+
+    spin_lock(&cache_lock);
+    old = cache.text;
+    cache.text = d->text;
+    cache.gen = d->gen;
+    cache.born = d->born;
+    spin_unlock(&cache_lock);
+
+    d->text.buf = NULL;
+    d->text.len = 0;
+    dyntrace_text_free(&old);
+}
+
+static void snap_build(const struct dt_file *f, struct snap *d)
+{
+    d->built = true;
+    if ( f->retry )
+    {
+        d->gen = dt_state_gen();
+        if ( cache_take(d) )
+            return;
+    }
+    d->born = NOW();
+    d->rc = f->build(&d->text);
+}
+
+static const struct hypfs_entry *cf_check snap_enter(
+    const struct hypfs_entry *e)
+{
+    if ( this_cpu(listing) )
+        return e;
+
+    /* Only the room: the snapshot is built if the operation reads. */
+    if ( !hypfs_alloc_dyndata(struct snap) )
+        return ERR_PTR(-ENOMEM);
+
+    return e;
+}
+
+static unsigned int cf_check snap_getsize(const struct hypfs_entry *e)
+{
+    struct snap *d;
+
+    if ( this_cpu(listing) )
+        return 0;
+
+    d = hypfs_get_dyndata();
+    if ( !d->built )
+        snap_build(file_of(e), d);
+    d->sized = true;
+
+    /* A failed build reports no content; read() then returns the error. */
+    return d->rc ? 0 : d->text.len;
+}
+
+static int cf_check snap_read(const struct hypfs_entry *e,
+                              XEN_GUEST_HANDLE_PARAM(void) uaddr)
+{
+    struct snap *d = hypfs_get_dyndata();
+
+    if ( !d->built )
+        snap_build(file_of(e), d);
+    if ( d->rc )
+        return d->rc;
+    if ( copy_to_guest(uaddr, d->text.buf, d->text.len) )
+        return -EFAULT;
+    d->consumed = true;
+
+    return 0;
+}
+
+static void cf_check snap_exit(const struct hypfs_entry *e)
+{
+    struct snap *d;
+
+    if ( this_cpu(listing) )
+        return;
+
+    d = hypfs_get_dyndata();
+    /*
+     * A read that copied nothing (-ENOBUFS: the caller's buffer was too
+     * small): keep the snapshot for the caller's retry, which then sees the
+     * same size.  Writes never build one.
+     */
+    if ( file_of(e)->retry && d->built && !d->rc && d->sized &&
+         !d->consumed )
+        cache_put(d);
+    dyntrace_text_free(&d->text);
+    hypfs_free_dyndata();
+}
+
+static int cf_check dir_read(const struct hypfs_entry *e,
+                             XEN_GUEST_HANDLE_PARAM(void) uaddr)
+{
+    int rc;
+
+    this_cpu(listing) = true;
+    rc = hypfs_read_dir(e, uaddr);
+    this_cpu(listing) = false;
+
+    return rc;
+}
+
+static const struct hypfs_funcs dir_funcs = {
+    .enter = hypfs_node_enter,
+    .exit = hypfs_node_exit,
+    .read = dir_read,
+    .write = hypfs_write_deny,
+    .getsize = hypfs_getsize,
+    .findentry = hypfs_dir_findentry,
+};
+
+static HYPFS_DIR_INIT_FUNC(tracing_dir, "tracing", &dir_funcs);
+
+static int __init cf_check dyntrace_hypfs_init(void)
+{
+    unsigned int i;
+    int rc = dt_state_init();
+
+    if ( rc )
+        return rc;
+
+    for ( i = 0; i < NR_FILES; i++ )
+    {
+        const struct dt_file *f = &dt_files[i];
+        struct hypfs_funcs *fn = &leaf_funcs[i];
+        struct hypfs_entry_leaf *l = &leaves[i];
+
+        fn->findentry = hypfs_leaf_findentry;
+        fn->write = f->write ?: hypfs_write_deny;
+        if ( f->build )
+        {
+            fn->enter = snap_enter;
+            fn->exit = snap_exit;
+            fn->read = snap_read;
+            fn->getsize = snap_getsize;
+            l->u.content = "";          /* Unused: read() copies. */
+        }
+        else
+        {
+            fn->enter = hypfs_node_enter;
+            fn->exit = hypfs_node_exit;
+            fn->read = hypfs_read_leaf;
+            fn->getsize = hypfs_getsize;
+            rc = f->init(l);
+            if ( rc )
+                return rc;
+        }
+        l->e.type = f->type;
+        l->e.encoding = XEN_HYPFS_ENC_PLAIN;
+        l->e.name = f->name;
+        l->e.max_size = f->max_write;
+        l->e.funcs = fn;
+    }
+
+    hypfs_add_dir(&hypfs_root, &tracing_dir, true);
+    for ( i = 0; i < NR_FILES; i++ )
+        hypfs_add_leaf(&tracing_dir, &leaves[i], true);
+
+    return 0;
+}
+__initcall(dyntrace_hypfs_init);

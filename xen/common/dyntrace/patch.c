@@ -1,0 +1,428 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xen-dyntrace: the committed state and patching through the livepatch
+ * rendezvous.
+ *
+ * Patch changes (a tracer switch, a filter change under a tracer that uses
+ * it) are requested by a HypFS write, which holds the HypFS lock and must not
+ * wait for a rendezvous.  dt_request() validates the request against the
+ * committed state and claims the one pending operation in the same critical
+ * section, then hands it to continue_hypercall_on_cpu(): once HypFS has
+ * dropped its lock, the calling vCPU is paused and the continuation runs in
+ * the idle vCPU of CPU 0, where it takes part in the livepatch rendezvous
+ * (livepatch_run_quiesced()).  The write's result is the continuation's, so
+ * when the tool's write returns the change is done or failed.  See
+ * docs/design.md of xen-dyntrace ("Patching").
+ */
+
+#include <xen/bitmap.h>
+#include <xen/errno.h>
+#include <xen/init.h>
+#include <xen/lib.h>
+#include <xen/livepatch.h>
+#include <xen/sched.h>
+#include <xen/spinlock.h>
+#include <xen/vmap.h>
+#include <xen/xmalloc.h>
+
+#include "patch.h"
+#include "ring.h"
+#include "sites.h"
+#include "tracer.h"
+
+/* The first wait for the other CPUs to join the rendezvous. */
+#define RENDEZVOUS_TIMEOUT     MILLISECS(50)
+/* The longest wait, once doubled on each retry. */
+#define RENDEZVOUS_TIMEOUT_MAX MILLISECS(2000)
+/* Rendezvous attempts per operation (50 ms .. 2 s: seven tries). */
+#define RENDEZVOUS_TRIES       7
+
+/*
+ * Committed state.  state_lock guards it against HypFS readers: it changes
+ * in the continuation, outside the HypFS lock.  Writers are serialised by
+ * the HypFS write lock plus op_pending.
+ */
+static DEFINE_SPINLOCK(state_lock);
+static struct tracer *cur_tracer;
+static unsigned long *filter_map;       /* sites selected by the filter */
+static char *filter_text;               /* their names, as read back */
+static bool op_pending;
+static bool tracing_on_val;
+static unsigned int trace_gen;
+
+/* The one pending operation (op_pending). */
+static struct {
+    struct tracer *tracer;      /* tracer after the operation */
+    unsigned long *filter;      /* filter after it (NULL: unchanged) */
+    char *filter_text;
+    unsigned long *want;        /* patched sites after the operation */
+    unsigned long *orig;        /* patched sites before it */
+    bool switching;             /* tracer changes: clear the buffers */
+    bool stopped;               /* a site was bad: tracing was stopped */
+    unsigned int changed;       /* entries rewritten by the last attempt */
+} req;
+
+struct tracer *dt_state_tracer(void)
+{
+    struct tracer *t;
+
+    spin_lock(&state_lock);
+    t = cur_tracer;
+    spin_unlock(&state_lock);
+
+    return t;
+}
+
+static int copy_text(const char *s, struct dyntrace_text *t)
+{
+    t->len = strlen(s) + 1;
+    t->buf = vmalloc(t->len);
+    if ( !t->buf )
+        return -ENOMEM;
+    memcpy(t->buf, s, t->len);
+
+    return 0;
+}
+
+int dt_state_tracer_name(struct dyntrace_text *t)
+{
+    int rc;
+
+    spin_lock(&state_lock);
+    rc = copy_text(cur_tracer->name, t);
+    spin_unlock(&state_lock);
+
+    return rc;
+}
+
+int dt_state_filter_text(struct dyntrace_text *t)
+{
+    int rc;
+
+    spin_lock(&state_lock);
+    rc = copy_text(filter_text ?: "", t);
+    spin_unlock(&state_lock);
+
+    return rc;
+}
+
+const bool *dt_state_on(void)
+{
+    return &tracing_on_val;
+}
+
+unsigned int dt_state_gen(void)
+{
+    unsigned int gen;
+
+    spin_lock(&state_lock);
+    gen = trace_gen;
+    spin_unlock(&state_lock);
+
+    return gen;
+}
+
+int dt_state_set_on(bool on)
+{
+    struct tracer *t = dt_state_tracer();
+    int rc = t->set_on ? t->set_on(on) : 0;
+
+    if ( !rc )
+    {
+        spin_lock(&state_lock);
+        tracing_on_val = on;
+        trace_gen++;
+        spin_unlock(&state_lock);
+    }
+
+    return rc;
+}
+
+int dt_state_clear(void)
+{
+    struct tracer *t = dt_state_tracer();
+    int rc = t->clear ? t->clear() : 0;
+
+    if ( !rc )
+    {
+        spin_lock(&state_lock);
+        trace_gen++;
+        spin_unlock(&state_lock);
+    }
+
+    return rc;
+}
+
+bool dt_site_usable(unsigned int i)
+{
+    return test_bit(i, dt_sites_traced()) ||
+           arch_dyntrace_site_is_clean(dt_site_addr(i));
+}
+
+/* Arm has no __change_bit(). */
+static void flip_bit(unsigned int nr, unsigned long *map)
+{
+    if ( test_bit(nr, map) )
+        __clear_bit(nr, map);
+    else
+        __set_bit(nr, map);
+}
+
+/*
+ * Like Linux's ftrace_bug(): name the site and show what it should hold and
+ * what it holds.  traced: the state the site was expected to be in.
+ */
+static void report_bad_site(unsigned int i, bool traced, int rc)
+{
+    uint8_t expect[DYNTRACE_SITE_SIZE], actual[DYNTRACE_SITE_SIZE];
+
+    arch_dyntrace_site_bytes(dt_site_addr(i), traced, expect, actual);
+    printk(XENLOG_ERR "dyntrace: bad site %s (%#lx), rc %d\n",
+           dt_site_name(i), dt_site_addr(i), rc);
+    printk(XENLOG_ERR "dyntrace:  expected: %*ph\n",
+           DYNTRACE_SITE_SIZE, expect);
+    printk(XENLOG_ERR "dyntrace:  actual:   %*ph\n",
+           DYNTRACE_SITE_SIZE, actual);
+}
+
+/* Runs on the master of the rendezvous, every other CPU parked. */
+static int cf_check apply_quiesced(void *unused)
+{
+    unsigned long *patched = dt_sites_traced();
+    unsigned int i, done, nr = dt_sites_nr();
+    int rc;
+
+    /* The rendezvous master runs the action with IRQs off. */
+    ASSERT(!local_irq_is_enabled());
+
+    rc = arch_livepatch_quiesce();
+    if ( rc )
+        return rc;
+
+    req.changed = 0;
+    for ( i = 0; i < nr; i++ )
+    {
+        bool want = test_bit(i, req.want);
+
+        if ( want == test_bit(i, patched) )
+            continue;
+        rc = arch_dyntrace_patch(dt_site_addr(i), want);
+        if ( rc )
+            break;
+        flip_bit(i, patched);
+        req.changed++;
+    }
+
+    if ( rc )
+    {
+        /* The site did not hold what its state says: stop tracing. */
+        report_bad_site(i, test_bit(i, patched), rc);
+        dt_tracer_set_active(NULL);
+        req.stopped = true;
+
+        /* All or nothing: put back what was changed. */
+        for ( done = 0; done < i; done++ )
+        {
+            bool orig = test_bit(done, req.orig);
+            int rc2;
+
+            if ( orig == test_bit(done, patched) )
+                continue;
+            rc2 = arch_dyntrace_patch(dt_site_addr(done), orig);
+            if ( rc2 )
+            {
+                printk(XENLOG_ERR
+                       "dyntrace: could not put back %s: tracing stopped\n",
+                       dt_site_name(done));
+                report_bad_site(done, test_bit(done, patched), rc2);
+                continue;       /* The bit keeps telling what is there. */
+            }
+            flip_bit(done, patched);
+        }
+    }
+    else
+    {
+        dt_tracer_set_active(bitmap_empty(patched, nr) ? NULL
+                                                       : req.tracer->func);
+        if ( req.switching )
+            dt_rings_reset_quiesced();
+    }
+
+    arch_livepatch_revive();
+
+    return rc;
+}
+
+static void free_request(void)
+{
+    xfree(req.filter);
+    xfree(req.want);
+    xfree(req.orig);
+    xfree(req.filter_text);
+    req.filter = req.want = req.orig = NULL;
+    req.filter_text = NULL;
+}
+
+static long cf_check patch_continuation(void *unused)
+{
+    unsigned int tries, nr = dt_sites_nr();
+    uint32_t timeout = RENDEZVOUS_TIMEOUT;
+    s_time_t start = NOW();
+    bool change = !bitmap_equal(req.want, dt_sites_traced(), nr) ||
+                  req.switching;
+    int rc = 0;
+
+    /* CPU 0's idle vCPU, IRQs on: what livepatch_run_quiesced() needs. */
+    ASSERT(smp_processor_id() == 0);
+    ASSERT(is_idle_vcpu(current));
+    ASSERT(local_irq_is_enabled());
+
+    bitmap_copy(req.orig, dt_sites_traced(), nr);
+    req.stopped = false;
+
+    /*
+     * The rendezvous's wait for the other CPUs may expire on an emulated,
+     * overcommitted machine: retry with a longer wait.
+     */
+    for ( tries = 0; change; tries++ )
+    {
+        rc = livepatch_run_quiesced("dyntrace", apply_quiesced, NULL, timeout);
+        if ( rc != -ETIMEDOUT || tries == RENDEZVOUS_TRIES - 1 )
+            break;
+        timeout = min_t(uint64_t, timeout * 2, RENDEZVOUS_TIMEOUT_MAX);
+    }
+
+    /* For operators and the benchmarks: the cost of one operation. */
+    printk(XENLOG_DEBUG
+           "dyntrace: %u entries rewritten, %u rendezvous, %"PRI_stime
+           " us, rc %d\n", change && !rc ? req.changed : 0, tries + change,
+           (NOW() - start) / 1000, rc);
+
+    /* A bad site stopped the callbacks: stop recording too. */
+    if ( req.stopped && dt_state_set_on(false) )
+        printk(XENLOG_ERR "dyntrace: could not turn recording off\n");
+
+    spin_lock(&state_lock);
+    if ( !rc )
+    {
+        if ( req.switching )
+            trace_gen++;
+        cur_tracer = req.tracer;
+        if ( req.filter )
+        {
+            bitmap_copy(filter_map, req.filter, nr);
+            SWAP(filter_text, req.filter_text);
+        }
+    }
+    /*
+     * req belongs to the pending operation: free it before the next writer
+     * can see op_pending clear and fill it in.
+     */
+    free_request();
+    op_pending = false;
+    spin_unlock(&state_lock);
+
+    if ( rc )
+        printk(XENLOG_WARNING "dyntrace: patching failed: %d\n", rc);
+
+    return rc;
+}
+
+int dt_request(struct tracer *t, unsigned long *f, char *ftext)
+{
+    unsigned int nr = dt_sites_nr();
+    unsigned long *want = xzalloc_array(unsigned long, BITS_TO_LONGS(nr));
+    unsigned long *orig = xzalloc_array(unsigned long, BITS_TO_LONGS(nr));
+    int rc = -ENOMEM;
+
+    if ( !want || !orig )
+        goto out;
+
+    /*
+     * Check and claim under one lock: the state the operation is computed
+     * from is the state it will be applied to.
+     */
+    spin_lock(&state_lock);
+    if ( !t )
+        t = cur_tracer;
+    /* Tracing all functions does not exist yet: a filter is required. */
+    rc = -ENODATA;
+    if ( !f && t->uses_filter && bitmap_empty(filter_map, nr) )
+        goto unlock;
+    rc = -EBUSY;
+    if ( op_pending )
+        goto unlock;
+    if ( t->func && t->uses_filter )
+        bitmap_copy(want, f ?: filter_map, nr);
+    if ( t == cur_tracer && bitmap_equal(want, dt_sites_traced(), nr) )
+    {
+        /* Nothing to patch (e.g. the filter under nop): commit now. */
+        if ( f )
+        {
+            bitmap_copy(filter_map, f, nr);
+            SWAP(filter_text, ftext);
+        }
+        rc = 0;
+        goto unlock;
+    }
+    op_pending = true;
+    req.switching = t != cur_tracer;
+    req.tracer = t;
+    req.filter = f;
+    req.filter_text = ftext;
+    req.want = want;
+    req.orig = orig;
+    spin_unlock(&state_lock);
+
+    /*
+     * On CPU 0, which never goes offline: a continuation queued on a CPU
+     * that is taken down before it runs is moved to another CPU and not run
+     * (the write would fail -EINVAL with the operation left pending).
+     */
+    rc = continue_hypercall_on_cpu(0, patch_continuation, NULL);
+    if ( rc )
+    {
+        spin_lock(&state_lock);
+        free_request();
+        op_pending = false;
+        spin_unlock(&state_lock);
+    }
+
+    return rc;
+
+ unlock:
+    spin_unlock(&state_lock);
+ out:
+    xfree(want);
+    xfree(orig);
+    xfree(f);
+    xfree(ftext);
+
+    return rc;
+}
+
+static int __init cf_check dyntrace_patch_sites_init(void)
+{
+    /* Single CPU still: make every site the untraced instruction(s). */
+    if ( dt_sites_nr() )
+        arch_dyntrace_init_sites(dt_sites_table(), dt_sites_nr());
+
+    return 0;
+}
+/* After sites.c's presmp initcall: sites.o is linked before patch.o. */
+presmp_initcall(dyntrace_patch_sites_init);
+
+int __init dt_state_init(void)
+{
+    unsigned int nr = dt_sites_nr();
+
+    cur_tracer = dt_tracer_default();
+    if ( !nr || !cur_tracer )
+        return -ENODEV;
+
+    filter_map = xzalloc_array(unsigned long, BITS_TO_LONGS(nr));
+    if ( !filter_map )
+        return -ENOMEM;
+
+    return 0;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* xen-dyntrace: the table of patch sites (sites.c). */
+#ifndef DYNTRACE_SITES_H
+#define DYNTRACE_SITES_H
+
+#include <xen/types.h>
+
+/* Sites kept at boot (0: the tracer is absent), indexed in address order. */
+unsigned int dt_sites_nr(void);
+unsigned long dt_site_addr(unsigned int i);
+/* All dt_sites_nr() addresses, sorted. */
+const unsigned long *dt_sites_table(void);
+const char *dt_site_name(unsigned int i);
+
+/*
+ * Which sites are traced (patched).  Changed only in the livepatch
+ * rendezvous, by patch.c; a bitmap of dt_sites_nr() bits.
+ */
+unsigned long *dt_sites_traced(void);
+
+/*
+ * Select in map every site named word ("file.c#func" or "func"), or, if
+ * word holds '*' or '?', matching it.  Errors: -ENOENT (nothing of that
+ * name, or a pattern matching nothing), -EPERM (a known symbol without a
+ * site), -EEXIST (a named site that usable() refuses, e.g. rewritten by a
+ * livepatch; patterns skip those).
+ */
+typedef bool dt_site_pred_t(unsigned int i);
+int dt_sites_select(const char *word, unsigned long *map,
+                    dt_site_pred_t *usable);
+
+/* The names of the sites in map (all if NULL), one per line; xfree() it. */
+char *dt_sites_names(const unsigned long *map);
+
+#endif /* DYNTRACE_SITES_H */

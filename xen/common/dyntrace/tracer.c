@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xen-dyntrace: the tracer registry, the dispatcher the trampoline calls,
+ * and the text helpers tracers format their output with.
+ */
+
+#include <xen/errno.h>
+#include <xen/init.h>
+#include <xen/lib.h>
+#include <xen/vmap.h>
+#include <asm/atomic.h>
+#include <asm/system.h>
+
+#include "tracer.h"
+
+/* Tracers that can be registered. */
+#define MAX_TRACERS      8
+/* Room for each one's name in available_tracers. */
+#define TRACER_NAME_ROOM 16
+
+static struct tracer *tracers[MAX_TRACERS];
+static unsigned int nr_tracers;
+static char tracers_text[MAX_TRACERS * TRACER_NAME_ROOM];
+
+/* The callback the dispatcher runs; changed only in the rendezvous. */
+static dyntrace_func_t *active_func;
+
+void __init dyntrace_register_tracer(struct tracer *t)
+{
+    unsigned int len = strlen(tracers_text);
+
+    if ( nr_tracers == MAX_TRACERS )
+    {
+        printk(XENLOG_ERR "dyntrace: too many tracers, %s dropped\n",
+               t->name);
+        return;
+    }
+    tracers[nr_tracers++] = t;
+    snprintf(tracers_text + len, sizeof(tracers_text) - len, "%s%s",
+             len ? " " : "", t->name);
+}
+
+struct tracer *dt_tracer_find(const char *name)
+{
+    unsigned int i;
+
+    for ( i = 0; i < nr_tracers; i++ )
+        if ( !strcmp(tracers[i]->name, name) )
+            return tracers[i];
+
+    return NULL;
+}
+
+struct tracer *dt_tracer_default(void)
+{
+    return nr_tracers ? tracers[0] : NULL;
+}
+
+const char *dt_tracers_text(void)
+{
+    return tracers_text;
+}
+
+void dt_tracer_set_active(dyntrace_func_t *fn)
+{
+    write_atomic(&active_func, fn);
+}
+
+/*
+ * Called by the trampoline from every traced function: read the active
+ * callback once and run it with IRQs off.
+ */
+void dyntrace_dispatch(unsigned long ip, unsigned long parent_ip)
+{
+    dyntrace_func_t *fn = ACCESS_ONCE(active_func);
+    unsigned long flags;
+    bool irqs_off;
+
+    if ( !fn )
+        return;
+
+    irqs_off = !local_irq_is_enabled();
+    local_irq_save(flags);
+    fn(ip, parent_ip, irqs_off);
+    local_irq_restore(flags);
+}
+
+int dyntrace_text_alloc(struct dyntrace_text *t, unsigned long max)
+{
+    if ( max > UINT_MAX )
+        return -E2BIG;
+    t->buf = vmalloc(max);
+    if ( !t->buf )
+        return -ENOMEM;
+    t->buf[0] = '\0';
+    t->len = 1;
+
+    return 0;
+}
+
+void dyntrace_text_printf(struct dyntrace_text *t, unsigned long max,
+                          const char *fmt, ...)
+{
+    va_list args;
+
+    va_start(args, fmt);
+    t->len += vscnprintf(t->buf + t->len - 1, max - (t->len - 1), fmt, args);
+    va_end(args);
+}
+
+void dyntrace_text_free(struct dyntrace_text *t)
+{
+    vfree(t->buf);
+    t->buf = NULL;
+    t->len = 0;
+}

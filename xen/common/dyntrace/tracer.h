@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* xen-dyntrace: the tracer registry and the dispatcher (tracer.c). */
+#ifndef DYNTRACE_TRACER_H
+#define DYNTRACE_TRACER_H
+
+#include <xen/dyntrace.h>
+
+/* The registered tracer of that name, or NULL. */
+struct tracer *dt_tracer_find(const char *name);
+/* The first tracer registered (the one at boot), or NULL. */
+struct tracer *dt_tracer_default(void);
+/* The registered tracers' names, space-separated (static storage). */
+const char *dt_tracers_text(void);
+
+/*
+ * Switch the callback the dispatcher runs (NULL: none).  Only inside the
+ * livepatch rendezvous, or to turn tracing off.
+ */
+void dt_tracer_set_active(dyntrace_func_t *fn);
+
+#endif /* DYNTRACE_TRACER_H */
