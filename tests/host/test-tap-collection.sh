@@ -26,8 +26,15 @@ check "missing results and crash are failures" 3 "$(grep -c '^not ok ' "$t/r2.ta
 
 mkdir "$t/d1" "$t/d2" "$t/d3"
 cp "$t/r1.tap" "$t/d1/"
-check "summary with a failure" "2 passed, 1 failed/1" "$(summarize "$t/d1")/$(summarize "$t/d1" >/dev/null; echo $?)"
+check "summary with a failure" "2 passed, 1 failed, 0 skipped/1" "$(summarize "$t/d1")/$(summarize "$t/d1" >/dev/null; echo $?)"
 grep '^ok ' "$t/r1.tap" >"$t/d2/ok.tap"
-check "summary all passed" "2 passed, 0 failed/0" "$(summarize "$t/d2")/$(summarize "$t/d2" >/dev/null; echo $?)"
-check "summary of nothing fails" "0 passed, 0 failed/1" "$(summarize "$t/d3")/$(summarize "$t/d3" >/dev/null; echo $?)"
+check "summary all passed" "2 passed, 0 failed, 0 skipped/0" "$(summarize "$t/d2")/$(summarize "$t/d2" >/dev/null; echo $?)"
+check "summary of nothing fails" "0 passed, 0 failed, 0 skipped/1" "$(summarize "$t/d3")/$(summarize "$t/d3" >/dev/null; echo $?)"
+mkdir "$t/d4" "$t/d5"
+cp "$t/d2/ok.tap" "$t/d4/"
+echo "ok 4.20/x/s/d # SKIP the tool is refused" >"$t/d4/skip.tap"
+check "a skip is counted apart, with its reason" "skipped:|  4.20/x/s/d # SKIP the tool is refused|2 passed, 0 failed, 1 skipped/0" \
+    "$(summarize "$t/d4" | tr '\n' '|' | sed 's/|$//')/$(summarize "$t/d4" >/dev/null; echo $?)"
+echo "ok 4.20/x/s/d # SKIP the tool is refused" >"$t/d5/skip.tap"
+check "skips alone do not pass" "1" "$(summarize "$t/d5" >/dev/null; echo $?)"
 exit $bad

@@ -2,8 +2,8 @@
 /*
  * xen-dyntrace, x86_64: patch sites.
  *
- * -fpatchable-function-entry=5 (asm/dyntrace.h) leaves five one-byte NOPs at each function's
- * entry (after ENDBR64 for cf_check functions).  At boot, still on one CPU,
+ * -fpatchable-function-entry=5 (asm/dyntrace.h) leaves five one-byte NOPs
+ * at each function's entry (after ENDBR64 for cf_check functions).  At boot, still on one CPU,
  * each becomes a single 5-byte NOP; tracing a function replaces it with
  * "call dyntrace_trampoline" (CALL rel32), inside the livepatch rendezvous.
  * CALL keeps call/return balanced for CET shadow stacks, and a direct call

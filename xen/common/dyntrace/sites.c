@@ -21,7 +21,10 @@
 #include "sites.h"
 
 /* The compiler's table of patch sites (in .init.data). */
-extern const unsigned long __patchable_function_entries_start[], __patchable_function_entries_end[];
+extern const unsigned long __patchable_function_entries_start[];
+extern const unsigned long __patchable_function_entries_end[];
+#define table_start __patchable_function_entries_start
+#define table_end   __patchable_function_entries_end
 
 static unsigned long *sites;
 static unsigned int nr_sites;
@@ -286,7 +289,7 @@ static int __init cf_check dyntrace_sites_init(void)
     int rc;
 
     /* Sites in .init.text are dropped: init memory is freed after boot. */
-    for ( p = __patchable_function_entries_start; p < __patchable_function_entries_end; p++ )
+    for ( p = table_start; p < table_end; p++ )
         if ( in_text(*p) )
             n++;
     if ( !n )
@@ -298,7 +301,7 @@ static int __init cf_check dyntrace_sites_init(void)
     tab = xmalloc_array(unsigned long, n);
     if ( !tab )
         goto nomem;
-    for ( n = 0, p = __patchable_function_entries_start; p < __patchable_function_entries_end; p++ )
+    for ( n = 0, p = table_start; p < table_end; p++ )
         if ( in_text(*p) )
             tab[n++] = *p;
 
