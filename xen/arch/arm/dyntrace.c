@@ -17,6 +17,7 @@
  * leaving the rendezvous runs an ISB.
  */
 
+#include <xen/bug.h>
 #include <xen/dyntrace.h>
 #include <xen/init.h>
 #include <xen/lib.h>

@@ -10,6 +10,7 @@
  * needs no ENDBR64 at the trampoline.
  */
 
+#include <xen/bug.h>
 #include <xen/dyntrace.h>
 #include <xen/init.h>
 #include <xen/lib.h>

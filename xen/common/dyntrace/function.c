@@ -4,6 +4,7 @@
  * that fills it into a reserved ring slot, and the ftrace-style output.
  */
 
+#include <xen/bug.h>
 #include <xen/dyntrace.h>
 #include <xen/errno.h>
 #include <xen/init.h>

@@ -14,6 +14,7 @@
  * (which enter every child and ask its size) skip building it too.
  */
 
+#include <xen/bug.h>
 #include <xen/ctype.h>
 #include <xen/err.h>
 #include <xen/guest_access.h>

@@ -31,6 +31,7 @@
  *   and covers every CPU in ring_cpus, offline ones included.
  */
 
+#include <xen/bug.h>
 #include <xen/cpu.h>
 #include <xen/cpumask.h>
 #include <xen/init.h>

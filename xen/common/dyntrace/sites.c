@@ -10,6 +10,7 @@
  */
 
 #include <xen/bitmap.h>
+#include <xen/bug.h>
 #include <xen/dyntrace.h>
 #include <xen/errno.h>
 #include <xen/init.h>

@@ -1,0 +1,2 @@
+/* Host stub: ASSERT() and friends are in the stub xen/lib.h. */
+#include <xen/lib.h>
