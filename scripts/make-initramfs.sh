@@ -101,10 +101,14 @@ x86_64) cc=gcc ;;
 arm64) cc=aarch64-linux-gnu-gcc ;;
 esac
 mkdir -p "$out/dom0-bin" "$stage/opt/dyntrace/bin"
+public=$out/xen/xen/include/public/sysctl.h
+[ -f "$public" ] || die "$public missing: prepare the tree first"
 for src in "$REPO_ROOT"/tests/dom0-tools/*.c; do
     bin=$out/dom0-bin/$(basename "$src" .c)
-    if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
-        $cc -Wall -Wextra -Werror -O2 -static -o "$bin" "$src" || die "building $src failed"
+    # Against the public headers of the tree under test (livepatch-raw speaks its sysctl).
+    if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$public" -nt "$bin" ]; then
+        $cc -Wall -Wextra -Werror -O2 -static -D__XEN_TOOLS__ -I "$out/xen/xen/include" \
+            -o "$bin" "$src" || die "building $src failed"
     fi
     cp "$bin" "$stage/opt/dyntrace/bin/"
 done
