@@ -341,9 +341,10 @@ static void record(unsigned long ip, unsigned long parent_ip,
 {
     const struct vcpu *v;
     struct rec *rec;
+    struct dt_ring *r;
     unsigned int cpu;
 
-    rec = dt_ring_reserve(&cpu);
+    rec = dt_ring_reserve(&r, &cpu);
     if ( !rec )
         return;
 
@@ -362,7 +363,7 @@ static void record(unsigned long ip, unsigned long parent_ip,
     rec->flags = flags;
     rec->pad = 0;
 
-    dt_ring_commit();
+    dt_ring_commit(r);
 }
 
 const struct vcpu *stub_current(void)

@@ -206,10 +206,11 @@ static void cf_check function_call(unsigned long ip, unsigned long parent_ip,
                                    bool irqs_off)
 {
     struct dyntrace_record *rec;
+    struct dt_ring *r;
     const struct vcpu *v;
     unsigned int cpu, flags = irqs_off ? DT_FLAG_IRQS_OFF : 0;
 
-    rec = dt_ring_reserve(&cpu);
+    rec = dt_ring_reserve(&r, &cpu);
     if ( !rec )
         return;
 
@@ -228,7 +229,7 @@ static void cf_check function_call(unsigned long ip, unsigned long parent_ip,
     rec->flags = flags;
     rec->pad = 0;
 
-    dt_ring_commit();
+    dt_ring_commit(r);
 }
 
 static struct tracer nop_tracer = {

@@ -46,96 +46,16 @@
 
 #include "ring.h"
 
-enum {
-    RING_OFF,
-    RING_READY,
-    RING_WRITING,
-    RING_HELD_ON,
-    RING_HELD_OFF,
-};
-
-struct dt_ring {
-    unsigned int status;
-    bool ready;                 /* CPU between CPU_STARTING and CPU_DYING */
-    unsigned int mask;          /* number of records - 1 */
-    uint64_t written;           /* records committed since the last clear */
-    /*
-     * Events lost while recording was on.  A 64-bit counter, incremented
-     * with an atomic read-modify-write (writers of this CPU, nested through
-     * NMI/MCE, may race on it) and reset with an atomic store by a holder.
-     */
-    uint64_t dropped;
-    uint64_t rec[];             /* the records, rec_size bytes each */
-};
-
 /* Records per CPU (a power of two): 2048 x 32-byte records = 64 KiB. */
 #define DT_RING_RECORDS 2048
 
-static struct dt_ring *rings[NR_CPUS];
+/* The writer's view (ring.h): each CPU's buffer, NULL until allocated. */
+struct dt_ring *dt_rings[NR_CPUS];
+#define rings dt_rings
 static cpumask_t ring_cpus;
 static bool rings_on;
 static unsigned int rec_size;
 static DEFINE_SPINLOCK(ring_lock);
-
-static void *ring_slot(const struct dt_ring *r, unsigned int i)
-{
-    return (uint8_t *)r->rec + (unsigned long)i * rec_size;
-}
-
-void *dt_ring_reserve(unsigned int *pcpu)
-{
-    unsigned int cpu = smp_processor_id();
-    struct dt_ring *r = ACCESS_ONCE(rings[cpu]);
-    unsigned int old;
-
-    /* Only NMI/MCE may nest: the dispatcher runs callbacks with IRQs off. */
-    ASSERT(!local_irq_is_enabled());
-
-    if ( !r || !ACCESS_ONCE(r->ready) )
-        return NULL;
-
-    /*
-     * Take the buffer.  A full barrier; pairs with the smp_mb() before the
-     * status store in ring_release() (a holder's copy or reset is complete
-     * before we can fill a slot or count) and in dt_ring_commit() (an
-     * outer writer's record, for a nested one: it cannot take WRITING).
-     */
-    old = cmpxchg(&r->status, RING_READY, RING_WRITING);
-    if ( old != RING_READY )
-    {
-        if ( old == RING_WRITING || old == RING_HELD_ON )
-            arch_fetch_and_add(&r->dropped, 1);
-        return NULL;
-    }
-
-    *pcpu = cpu;
-
-    return ring_slot(r, r->written & r->mask);
-}
-
-void dt_ring_commit(void)
-{
-    struct dt_ring *r = rings[smp_processor_id()];
-
-    ASSERT(!local_irq_is_enabled());
-    ASSERT(read_atomic(&r->status) == RING_WRITING);
-
-    /*
-     * The slot before the count.  Pairs with the cmpxchg taking the hold in
-     * ring_hold(): a holder reads the count and then the slots.  The smp_mb()
-     * below already orders both for every holder (tests/model, BROKEN_WMB);
-     * this keeps the publication order explicit.
-     */
-    smp_wmb();
-    r->written++;
-    /*
-     * The slot and the count before the status that frees the buffer.
-     * Pairs with the cmpxchg in ring_hold(): a holder that takes the buffer
-     * after seeing READY sees this record and its count.
-     */
-    smp_mb();
-    write_atomic(&r->status, RING_READY);
-}
 
 /* Drain and hold a buffer; returns its previous status (READY or OFF). */
 static unsigned int ring_hold(struct dt_ring *r)
@@ -155,7 +75,7 @@ static unsigned int ring_hold(struct dt_ring *r)
         ASSERT(s == RING_READY || s == RING_OFF);
         /*
          * A full barrier; pairs with the writer's smp_mb() before its status
-         * store in dt_ring_commit(): the record and count are visible.
+         * store in dt_ring_commit() (ring.h): the record and count are visible.
          */
         if ( cmpxchg(&r->status, s,
                      s == RING_READY ? RING_HELD_ON : RING_HELD_OFF) == s )
@@ -265,7 +185,7 @@ static void ring_copy(struct dt_ring_copy *c, const struct dt_ring *r)
     if ( w <= size )
     {
         c->nr = w;
-        memcpy(c->recs, ring_slot(r, 0), w * rec_size);
+        memcpy(c->recs, (void *)r->rec, w * rec_size);
     }
     else
     {
@@ -273,10 +193,10 @@ static void ring_copy(struct dt_ring_copy *c, const struct dt_ring *r)
 
         /* Oldest record first: head .. end, then 0 .. head. */
         c->nr = size;
-        memcpy(c->recs, ring_slot(r, head),
+        memcpy(c->recs, (uint8_t *)r->rec + (unsigned long)head * rec_size,
                (unsigned long)(size - head) * rec_size);
         memcpy((uint8_t *)c->recs + (unsigned long)(size - head) * rec_size,
-               ring_slot(r, 0), (unsigned long)head * rec_size);
+               (void *)r->rec, (unsigned long)head * rec_size);
     }
 }
 
@@ -343,6 +263,7 @@ static struct dt_ring *ring_alloc(void)
     if ( r )
     {
         r->mask = DT_RING_RECORDS - 1;
+        r->size = rec_size;
         r->status = rings_on ? RING_READY : RING_OFF;
     }
 

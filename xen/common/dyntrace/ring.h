@@ -6,7 +6,12 @@
 #ifndef DYNTRACE_RING_H
 #define DYNTRACE_RING_H
 
+#include <xen/bug.h>
+#include <xen/lib.h>
+#include <xen/smp.h>
 #include <xen/types.h>
+#include <asm/atomic.h>
+#include <asm/system.h>
 
 struct dt_ring_copy {
     unsigned int cpu;
@@ -24,12 +29,95 @@ struct dt_ring_snapshot {
 };
 
 /*
- * The writer, with IRQs off: reserve this CPU's next slot (*cpu: this CPU),
- * fill it, commit it.  NULL: nothing reserved (recording off, this CPU not
- * ready or untraced, or the event dropped and counted); then do not commit.
+ * A buffer's status word.  A writer takes READY -> WRITING for one record;
+ * a holder (reader, clearer, on/off switch, ring.c) takes READY/OFF ->
+ * HELD_ON/HELD_OFF.  OFF and HELD_OFF: recording is off.
  */
-void *dt_ring_reserve(unsigned int *cpu);
-void dt_ring_commit(void);
+enum {
+    RING_OFF,
+    RING_READY,
+    RING_WRITING,
+    RING_HELD_ON,
+    RING_HELD_OFF,
+};
+
+struct dt_ring {
+    unsigned int status;
+    bool ready;                 /* CPU between CPU_STARTING and CPU_DYING */
+    unsigned int mask;          /* number of records - 1 */
+    unsigned int size;          /* bytes per record */
+    uint64_t written;           /* records committed since the last clear */
+    /*
+     * Events lost while recording was on.  A 64-bit counter, incremented
+     * with an atomic read-modify-write (writers of this CPU, nested through
+     * NMI/MCE, may race on it) and reset with an atomic store by a holder.
+     */
+    uint64_t dropped;
+    uint64_t rec[];             /* the records, size bytes each */
+};
+
+/* Each CPU's buffer (ring.c), NULL until allocated; never freed. */
+extern struct dt_ring *dt_rings[NR_CPUS];
+
+/*
+ * The writer, with IRQs off: reserve this CPU's next slot, fill it, commit
+ * it.  Inline: this is the tracing hot path, paid per traced call.  NULL:
+ * nothing reserved (recording off, this CPU not ready or without a buffer,
+ * or the event dropped and counted); then do not commit.  *r and *cpu are
+ * for dt_ring_commit() and the record.
+ */
+static inline void *dt_ring_reserve(struct dt_ring **pr, unsigned int *pcpu)
+{
+    unsigned int cpu = smp_processor_id(), old;
+    struct dt_ring *r = ACCESS_ONCE(dt_rings[cpu]);
+
+    /* Only NMI/MCE may nest: the dispatcher runs callbacks with IRQs off. */
+    ASSERT(!local_irq_is_enabled());
+
+    if ( !r || !ACCESS_ONCE(r->ready) )
+        return NULL;
+
+    /*
+     * Take the buffer.  A full barrier; pairs with the smp_mb() before the
+     * status store in ring_release() (a holder's copy or reset is complete
+     * before we can fill a slot or count) and in dt_ring_commit() (an
+     * outer writer's record, for a nested one: it cannot take WRITING).
+     */
+    old = cmpxchg(&r->status, RING_READY, RING_WRITING);
+    if ( old != RING_READY )
+    {
+        if ( old == RING_WRITING || old == RING_HELD_ON )
+            arch_fetch_and_add(&r->dropped, 1);
+        return NULL;
+    }
+
+    *pr = r;
+    *pcpu = cpu;
+
+    return (uint8_t *)r->rec + (unsigned long)(r->written & r->mask) * r->size;
+}
+
+static inline void dt_ring_commit(struct dt_ring *r)
+{
+    ASSERT(!local_irq_is_enabled());
+    ASSERT(read_atomic(&r->status) == RING_WRITING);
+
+    /*
+     * The slot before the count.  Pairs with the cmpxchg taking the hold in
+     * ring_hold(): a holder reads the count and then the slots.  The smp_mb()
+     * below already orders both for every holder (tests/model, BROKEN_WMB);
+     * this keeps the publication order explicit.
+     */
+    smp_wmb();
+    r->written++;
+    /*
+     * The slot and the count before the status that frees the buffer.
+     * Pairs with the cmpxchg in ring_hold(): a holder that takes the buffer
+     * after seeing READY sees this record and its count.
+     */
+    smp_mb();
+    write_atomic(&r->status, RING_READY);
+}
 
 void dt_rings_reset_quiesced(void);
 int dt_rings_set_on(bool on);
