@@ -344,7 +344,7 @@ static void record(unsigned long ip, unsigned long parent_ip,
     struct dt_ring *r;
     unsigned int cpu;
 
-    rec = dt_ring_reserve(&r, &cpu);
+    rec = dt_ring_reserve(&r, &cpu, sizeof(*rec));
     if ( !rec )
         return;
 

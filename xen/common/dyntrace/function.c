@@ -210,7 +210,7 @@ static void cf_check function_call(unsigned long ip, unsigned long parent_ip,
     const struct vcpu *v;
     unsigned int cpu, flags = irqs_off ? DT_FLAG_IRQS_OFF : 0;
 
-    rec = dt_ring_reserve(&r, &cpu);
+    rec = dt_ring_reserve(&r, &cpu, sizeof(*rec));
     if ( !rec )
         return;
 

@@ -61,12 +61,15 @@ extern struct dt_ring *dt_rings[NR_CPUS];
 
 /*
  * The writer, with IRQs off: reserve this CPU's next slot, fill it, commit
- * it.  Inline: this is the tracing hot path, paid per traced call.  NULL:
- * nothing reserved (recording off, this CPU not ready or without a buffer,
- * or the event dropped and counted); then do not commit.  *r and *cpu are
- * for dt_ring_commit() and the record.
+ * it.  Inline: this is the tracing hot path, paid per traced call.  size is
+ * the record size given to dt_rings_init(), passed as a constant so that
+ * the slot's address needs no multiplication.  NULL: nothing reserved
+ * (recording off, this CPU not ready or without a buffer, or the event
+ * dropped and counted); then do not commit.  *pr and *pcpu are for
+ * dt_ring_commit() and the record.
  */
-static inline void *dt_ring_reserve(struct dt_ring **pr, unsigned int *pcpu)
+static inline void *dt_ring_reserve(struct dt_ring **pr, unsigned int *pcpu,
+                                    unsigned int size)
 {
     unsigned int cpu = smp_processor_id(), old;
     struct dt_ring *r = ACCESS_ONCE(dt_rings[cpu]);
@@ -76,6 +79,7 @@ static inline void *dt_ring_reserve(struct dt_ring **pr, unsigned int *pcpu)
 
     if ( !r || !ACCESS_ONCE(r->ready) )
         return NULL;
+    ASSERT(size == r->size);
 
     /*
      * Take the buffer.  A full barrier; pairs with the smp_mb() before the
@@ -94,7 +98,7 @@ static inline void *dt_ring_reserve(struct dt_ring **pr, unsigned int *pcpu)
     *pr = r;
     *pcpu = cpu;
 
-    return (uint8_t *)r->rec + (unsigned long)(r->written & r->mask) * r->size;
+    return (uint8_t *)r->rec + (unsigned long)(r->written & r->mask) * size;
 }
 
 static inline void dt_ring_commit(struct dt_ring *r)
