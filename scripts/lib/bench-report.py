@@ -5,6 +5,7 @@ rewritten, R rendezvous, U us" lines) into one markdown table per run and the
 summary line."""
 import re
 import subprocess
+import os
 import sys
 
 RECORD_BYTES = 32           # sizeof(struct dyntrace_record), BUILD_BUG_ON'd in Xen
@@ -73,7 +74,7 @@ def main():
         print("| row | what | instructions per call | vs row 1 | per traced event | "
               "ratio to xentrace's overhead |")
         print("| --- | --- | ---: | ---: | ---: | ---: |")
-        print(f"| 1 | baseline: pristine Xen 4.17, no patchable entries | {r1:.1f} | 0 | | |")
+        print(f"| 1 | baseline: pristine Xen {os.environ.get('XEN_BASE', '')}, no patchable entries | {r1:.1f} | 0 | | |")
         print(f"| 2 | ours, tracer compiled in, nothing traced | {r2:.1f} | {r2 - r1:+.1f} | | |")
         print(f"| 3 | function tracer on {nfun3} functions of the path "
               f"({hits3:.2f} records per call) | {r3:.1f} | {r3 - r1:+.1f} | "
