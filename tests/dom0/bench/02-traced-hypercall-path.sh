@@ -11,5 +11,5 @@ xenhypfs write $T/tracing_on 0 || fail "off"
 w=$(entries_written)
 check_trace_wellformed /tmp/bench.trace
 [ "$w" -ge "$BENCH_CALLS" ] || fail "only $w records for $BENCH_CALLS calls"
-echo "BENCH traced_records written=$w functions=$(echo $funcs | wc -w)"
+echo "BENCH traced_records written=$w calls=$BENCH_TRACED_CALLS functions=$(echo $funcs | wc -w)"
 reset_tracing

@@ -10,6 +10,6 @@ hypercall_loop traced_all
 xenhypfs write $T/tracing_on 0 || fail "off"
 w=$(entries_written)
 check_trace_wellformed /tmp/bench.trace
-echo "BENCH traced_all_records written=$w functions=$nfun"
+echo "BENCH traced_all_records written=$w calls=$BENCH_TRACED_CALLS functions=$nfun"
 grep -v '^#' /tmp/bench.trace | tail -n 40 | sed 's/^/  /'
 reset_tracing
