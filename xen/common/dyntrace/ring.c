@@ -51,7 +51,6 @@
 
 /* The writer's view (ring.h): each CPU's buffer, NULL until allocated. */
 struct dt_ring *dt_rings[NR_CPUS];
-#define rings dt_rings
 static cpumask_t ring_cpus;
 static bool rings_on;
 static unsigned int rec_size;
@@ -112,8 +111,8 @@ int dt_rings_set_on(bool on)
 
     for_each_cpu ( cpu, &ring_cpus )
     {
-        ring_hold(rings[cpu]);
-        ring_release(rings[cpu], on ? RING_READY : RING_OFF);
+        ring_hold(dt_rings[cpu]);
+        ring_release(dt_rings[cpu], on ? RING_READY : RING_OFF);
     }
     rings_on = on;
 
@@ -135,8 +134,8 @@ void dt_rings_reset_quiesced(void)
 
     for_each_cpu ( cpu, &ring_cpus )
     {
-        ASSERT(rings[cpu]->status != RING_WRITING);
-        ring_reset(rings[cpu]);
+        ASSERT(dt_rings[cpu]->status != RING_WRITING);
+        ring_reset(dt_rings[cpu]);
     }
 }
 
@@ -150,7 +149,7 @@ int dt_rings_clear(void)
 
     for_each_cpu ( cpu, &ring_cpus )
     {
-        struct dt_ring *r = rings[cpu];
+        struct dt_ring *r = dt_rings[cpu];
         unsigned int s = ring_hold(r);
 
         ring_reset(r);
@@ -222,7 +221,7 @@ int dt_rings_snapshot(struct dt_ring_snapshot **psnap)
     {
         snap->cpu[i].cpu = cpu;
         snap->cpu[i].recs = vmalloc((unsigned long)rec_size *
-                                    (rings[cpu]->mask + 1));
+                                    (dt_rings[cpu]->mask + 1));
         if ( !snap->cpu[i].recs )
             rc = -ENOMEM;
         snap->nr_cpus = ++i;
@@ -234,7 +233,7 @@ int dt_rings_snapshot(struct dt_ring_snapshot **psnap)
         spin_lock(&ring_lock);
         for ( i = 0; i < snap->nr_cpus; i++ )
         {
-            struct dt_ring *r = rings[snap->cpu[i].cpu];
+            struct dt_ring *r = dt_rings[snap->cpu[i].cpu];
             unsigned int s = ring_hold(r);
 
             ring_copy(&snap->cpu[i], r);
@@ -274,7 +273,7 @@ static int cf_check cpu_callback(struct notifier_block *nfb,
                                  unsigned long action, void *hcpu)
 {
     unsigned int cpu = (unsigned long)hcpu;
-    struct dt_ring *r = rings[cpu];
+    struct dt_ring *r = dt_rings[cpu];
 
     switch ( action )
     {
@@ -291,12 +290,12 @@ static int cf_check cpu_callback(struct notifier_block *nfb,
             }
             /*
              * The initialised buffer before its pointer.  Pairs with the
-             * dependent loads through ACCESS_ONCE(rings[cpu]) in
+             * dependent loads through ACCESS_ONCE(dt_rings[cpu]) in
              * dt_ring_reserve() and with put_cpu_maps()/get_cpu_maps()
              * (the lock) for holders.
              */
             smp_wmb();
-            rings[cpu] = r;
+            dt_rings[cpu] = r;
             cpumask_set_cpu(cpu, &ring_cpus);
         }
         break;
@@ -339,7 +338,7 @@ int __init dt_rings_init(unsigned int size)
         if ( !r )
             return -ENOMEM;
         r->ready = true;
-        rings[cpu] = r;
+        dt_rings[cpu] = r;
         cpumask_set_cpu(cpu, &ring_cpus);
     }
     register_cpu_notifier(&cpu_nfb);
