@@ -2,9 +2,10 @@
 /*
  * xen-dyntrace, x86_64: patch sites.
  *
- * -fpatchable-function-entry=5 (asm/dyntrace.h) leaves five one-byte NOPs
- * at each function's entry (after ENDBR64 for cf_check functions).  At boot, still on one CPU,
- * each becomes a single 5-byte NOP; tracing a function replaces it with
+ * -fpatchable-function-entry=5 (asm/dyntrace.h) leaves five bytes of NOP at
+ * each function's entry (after ENDBR64 for cf_check functions): five
+ * one-byte NOPs from gcc, one 5-byte NOP from clang.  At boot, still on one
+ * CPU, each becomes our 5-byte NOP; tracing a function replaces it with
  * "call dyntrace_trampoline" (CALL rel32), inside the livepatch rendezvous.
  * CALL keeps call/return balanced for CET shadow stacks, and a direct call
  * needs no ENDBR64 at the trampoline.
@@ -16,6 +17,7 @@
 #include <xen/lib.h>
 #include <xen/mm.h>
 #include <xen/string.h>
+#include <xen/time.h>
 
 #include <asm/flushtlb.h>
 #include <asm/setup.h>
@@ -25,6 +27,8 @@
 void dyntrace_trampoline(void);
 
 static const uint8_t nop5[SITE_SIZE] = DYNTRACE_SITE_BYTES;
+static const uint8_t clang_sled[SITE_SIZE] = DYNTRACE_CLANG_SLED;
+static const uint8_t jmp_over[2] = DYNTRACE_JMP_OVER;
 
 static void make_call(uint8_t insn[SITE_SIZE], unsigned long site)
 {
@@ -36,12 +40,14 @@ static void make_call(uint8_t insn[SITE_SIZE], unsigned long site)
     memcpy(&insn[1], &rel, sizeof(rel));
 }
 
-/* The compiler's sled: SITE_SIZE one-byte NOPs? */
+/* What the compiler left: gcc's one-byte NOPs or clang's 5-byte NOP? */
 static bool is_sled(unsigned long site)
 {
     const uint8_t *p = (const uint8_t *)site;
     unsigned int i;
 
+    if ( !memcmp(p, clang_sled, SITE_SIZE) )
+        return true;
     for ( i = 0; i < SITE_SIZE; i++ )
         if ( p[i] != DYNTRACE_NOP1 )
             return false;
@@ -49,14 +55,38 @@ static bool is_sled(unsigned long site)
     return true;
 }
 
-/* Byte-wise: the string helpers may not be used while text is in flux. */
+/* One locked 2-byte store: atomic even across a cache line. */
+static void write_head(unsigned long site, const uint8_t head[2])
+{
+    uint16_t v;
+
+    memcpy(&v, head, sizeof(v));
+    (void)xchg((volatile uint16_t *)site, v);
+}
+
+/*
+ * Rewrite a site so that no CPU can ever fetch a torn instruction at its
+ * start.  The rendezvous parks every online CPU, but an offline CPU parked
+ * in play_dead() (park_offline_cpus) can be woken by an NMI, MCE or SMI and
+ * run traced functions while we write.  So the site goes through
+ *
+ *   old insn  ->  "jmp .+5" + old tail  ->  "jmp .+5" + new tail  ->  new insn
+ *
+ * where each arrow is one atomic store (the jmp's two bytes, then the new
+ * head) or writes only bytes that nothing executes (the tail under the jmp:
+ * the jmp goes to the end of the site).  Every state is one whole
+ * instruction at the site's start that either skips the site or calls the
+ * trampoline.  xchg is a full barrier, so the stores are seen in this order.
+ */
 static void write_site(unsigned long site, const uint8_t insn[SITE_SIZE])
 {
     volatile uint8_t *p = (uint8_t *)site;
     unsigned int i;
 
-    for ( i = 0; i < SITE_SIZE; i++ )
+    write_head(site, jmp_over);
+    for ( i = sizeof(jmp_over); i < SITE_SIZE; i++ )
         p[i] = insn[i];
+    write_head(site, insn);
 }
 
 bool arch_dyntrace_site_is_clean(unsigned long site)
@@ -122,4 +152,24 @@ void __init arch_dyntrace_init_sites(const unsigned long *sites,
 
     printk(XENLOG_INFO "dyntrace: %u of %u sites made one NOP\n",
            converted, nr);
+}
+
+/*
+ * NOW() reads this CPU's calibration (stamp and scale), which its owner
+ * rewrites with IRQs off but not NMIs: an NMI or MCE handler can read it
+ * torn.  There, a record keeps the TSC (as xentrace does) and is converted
+ * when the trace is read, in ordinary context.
+ */
+uint64_t arch_dyntrace_nmi_stamp(void)
+{
+    uint32_t lo, hi;
+
+    asm volatile ( "lfence; rdtsc" : "=a" (lo), "=d" (hi) );
+
+    return ((uint64_t)hi << 32) | lo;
+}
+
+s_time_t arch_dyntrace_stamp_to_ns(uint64_t stamp)
+{
+    return get_s_time_fixed(stamp);
 }

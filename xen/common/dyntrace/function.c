@@ -28,6 +28,8 @@ struct dyntrace_record {
 #define DT_FLAG_IRQS_OFF  (1u << 0)
 #define DT_FLAG_IN_IRQ    (1u << 1)
 #define DT_FLAG_IN_NMI    (1u << 2)
+/* ts holds arch_dyntrace_nmi_stamp(), converted when the trace is read. */
+#define DT_FLAG_RAW_TS    (1u << 3)
     uint8_t pad;
 };
 
@@ -116,12 +118,83 @@ static void print_record(struct dyntrace_text *t, unsigned long max,
                          symbol(c, r->ip), symbol(c, r->parent_ip));
 }
 
-/* One owned snapshot of every CPU's buffer, merged by time and formatted. */
+/*
+ * The merge: one cursor per CPU of the snapshot, in a binary min-heap keyed
+ * on the timestamp of the cursor's next record.  Each record costs
+ * O(log CPUs), so formatting is linear in the records whatever NR_CPUS is.
+ */
+struct cursor {
+    const struct dyntrace_record *next, *end;
+};
+
+static bool cursor_before(const struct cursor *a, const struct cursor *b)
+{
+    return a->next->ts < b->next->ts;
+}
+
+static void heap_down(struct cursor *h, unsigned int n, unsigned int i)
+{
+    unsigned int child;
+
+    for ( ; (child = 2 * i + 1) < n; i = child )
+    {
+        struct cursor t;
+
+        if ( child + 1 < n && cursor_before(&h[child + 1], &h[child]) )
+            child++;
+        if ( !cursor_before(&h[child], &h[i]) )
+            break;
+        t = h[i];
+        h[i] = h[child];
+        h[child] = t;
+    }
+}
+
+/*
+ * First pass, in buffer order: convert NMI/MCE timestamps to nanoseconds
+ * (the merge compares them) and add up the exact length of every line.
+ */
+static unsigned long measure(struct dt_ring_snapshot *snap,
+                             struct sym_cache *cache)
+{
+    unsigned long len = 0;
+    unsigned int i, j;
+
+    for ( i = 0; i < snap->nr_cpus; i++ )
+    {
+        struct dyntrace_record *recs = snap->cpu[i].recs;
+
+        for ( j = 0; j < snap->cpu[i].nr; j++ )
+        {
+            struct dyntrace_text line;
+            char buf[LINE_MAX];
+
+            if ( recs[j].flags & DT_FLAG_RAW_TS )
+            {
+                recs[j].ts = arch_dyntrace_stamp_to_ns(recs[j].ts);
+                recs[j].flags &= ~DT_FLAG_RAW_TS;
+            }
+            line.buf = buf;
+            buf[0] = '\0';
+            line.len = 1;
+            print_record(&line, sizeof(buf), cache, &recs[j]);
+            len += line.len - 1;
+        }
+    }
+
+    return len;
+}
+
+/*
+ * One owned snapshot of every CPU's buffer, merged by time and formatted
+ * into text of exactly the size its lines need (plus room for the header).
+ */
 static int print_rings(const char *name, struct dyntrace_text *t)
 {
     struct dt_ring_snapshot *snap;
     struct sym_cache *cache;
-    unsigned int i, *pos;
+    struct cursor *heap = NULL;
+    unsigned int i, n = 0;
     uint64_t entries = 0, written = 0;
     unsigned long max;
     int rc;
@@ -137,52 +210,43 @@ static int print_rings(const char *name, struct dyntrace_text *t)
         return rc;
     }
 
-    /* Next record to print, per CPU of the snapshot. */
-    pos = xzalloc_array(unsigned int, snap->nr_cpus);
-    if ( !pos )
-    {
-        rc = -ENOMEM;
+    heap = xmalloc_array(struct cursor, snap->nr_cpus);
+    rc = -ENOMEM;
+    if ( !heap )
         goto out;
-    }
 
     for ( i = 0; i < snap->nr_cpus; i++ )
     {
-        entries += snap->cpu[i].nr;
-        written += snap->cpu[i].written + snap->cpu[i].dropped;
+        const struct dt_ring_copy *c = &snap->cpu[i];
+
+        entries += c->nr;
+        written += c->written + c->dropped;
+        if ( !c->nr )
+            continue;
+        heap[n].next = c->recs;
+        heap[n].end = heap[n].next + c->nr;
+        n++;
     }
 
-    max = HEADER_MAX + entries * LINE_MAX;
+    max = HEADER_MAX + measure(snap, cache) + 1;
     rc = dyntrace_text_alloc(t, max);
     if ( rc )
         goto out;
 
     print_header(t, max, name, entries, written, snap->nr_present);
 
-    for ( ;; )
+    for ( i = n / 2; i-- > 0; )
+        heap_down(heap, n, i);
+    while ( n )
     {
-        const struct dyntrace_record *next = NULL;
-        unsigned int best = 0;
-
-        for ( i = 0; i < snap->nr_cpus; i++ )
-        {
-            const struct dt_ring_copy *c = &snap->cpu[i];
-            const struct dyntrace_record *recs = c->recs;
-
-            if ( pos[i] < c->nr &&
-                 (!next || recs[pos[i]].ts < next->ts) )
-            {
-                next = &recs[pos[i]];
-                best = i;
-            }
-        }
-        if ( !next )
-            break;
-        pos[best]++;
-        print_record(t, max, cache, next);
+        print_record(t, max, cache, heap[0].next);
+        if ( ++heap[0].next == heap[0].end )
+            heap[0] = heap[--n];
+        heap_down(heap, n, 0);
     }
 
  out:
-    xfree(pos);
+    xfree(heap);
     dt_rings_free_snapshot(snap);
     xfree(cache);
     return rc;
@@ -219,7 +283,14 @@ static void cf_check function_call(unsigned long ip, unsigned long parent_ip,
     if ( arch_dyntrace_in_nmi() )
         flags |= DT_FLAG_IN_NMI;
 
-    rec->ts = NOW();
+    /* NOW() may read a torn calibration in NMI/MCE context. */
+    if ( flags & DT_FLAG_IN_NMI )
+    {
+        rec->ts = arch_dyntrace_nmi_stamp();
+        flags |= DT_FLAG_RAW_TS;
+    }
+    else
+        rec->ts = NOW();
     rec->ip = ip;
     rec->parent_ip = parent_ip;
     v = current;

@@ -21,8 +21,11 @@
 #include <xen/hypfs.h>
 #include <xen/init.h>
 #include <xen/lib.h>
+#include <xen/livepatch.h>
 #include <xen/percpu.h>
 #include <xen/spinlock.h>
+#include <xen/time.h>
+#include <xen/timer.h>
 #include <xen/xmalloc.h>
 
 #include "patch.h"
@@ -54,7 +57,15 @@ struct dt_file {
     bool retry;
 };
 
-/* ---- writes ---- */
+/*
+ * ---- writes ----
+ *
+ * HypFS lets in a domain with XSM's hypfs_op permission.  The writes that
+ * rewrite hypervisor text (current_tracer, set_function_filter) also need
+ * the permission of a livepatch operation (livepatch_check_permission()):
+ * under a FLASK policy, HypFS access alone must not patch text nor make
+ * traced functions refuse security livepatches.
+ */
 
 /* Copy a written string: NUL-terminated exactly at its end, at most max. */
 static char *copy_string(XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
@@ -100,8 +111,10 @@ static int cf_check tracer_write(struct hypfs_entry_leaf *leaf,
 {
     struct tracer *t;
     char *buf;
-    int rc;
+    int rc = livepatch_check_permission();
 
+    if ( rc )
+        return rc;
     buf = copy_string(uaddr, ulen, leaf->e.max_size, &rc);
     if ( !buf )
         return rc;
@@ -124,8 +137,10 @@ static int cf_check filter_write(struct hypfs_entry_leaf *leaf,
 {
     unsigned long *f;
     char *ftext, *buf, *tok, *p;
-    int rc;
+    int rc = livepatch_check_permission();
 
+    if ( rc )
+        return rc;
     buf = copy_string(uaddr, ulen, leaf->e.max_size, &rc);
     if ( !buf )
         return rc;
@@ -263,7 +278,9 @@ static DEFINE_PER_CPU(bool, listing);
 /*
  * An unread trace snapshot, for the caller's retry after -ENOBUFS.  Served
  * only for the generation it was taken in, and only until RETRY_KEEP after
- * it was taken, however often it is served and put back.
+ * it was taken, however often it is served and put back; cache_timer frees
+ * it then if nobody has taken it, so a stale snapshot never keeps its
+ * memory beyond RETRY_KEEP.
  */
 static DEFINE_SPINLOCK(cache_lock);
 static struct {
@@ -271,6 +288,7 @@ static struct {
     unsigned int gen;
     s_time_t born;
 } cache;
+static struct timer cache_timer;
 
 /* Take the cached snapshot if it is still valid for d; drop it if not. */
 static bool cache_take(struct snap *d)
@@ -299,6 +317,28 @@ static bool cache_take(struct snap *d)
     return hit;
 }
 
+/* cache_timer: free the cached snapshot once it can no longer be served. */
+static void cf_check cache_expire(void *unused)
+{
+    struct dyntrace_text stale = { NULL, 0 };
+
+    spin_lock(&cache_lock);
+    if ( cache.text.buf )
+    {
+        if ( NOW() - cache.born >= RETRY_KEEP )
+        {
+            stale = cache.text;
+            cache.text.buf = NULL;
+            cache.text.len = 0;
+        }
+        else
+            set_timer(&cache_timer, cache.born + RETRY_KEEP);
+    }
+    spin_unlock(&cache_lock);
+
+    dyntrace_text_free(&stale);
+}
+
 static void cache_put(struct snap *d)
 {
     struct dyntrace_text old;
@@ -313,6 +353,7 @@ static void cache_put(struct snap *d)
     d->text.buf = NULL;
     d->text.len = 0;
     dyntrace_text_free(&old);
+    set_timer(&cache_timer, d->born + RETRY_KEEP);
 }
 
 static void snap_build(const struct dt_file *f, struct snap *d)
@@ -423,6 +464,9 @@ static int __init cf_check dyntrace_hypfs_init(void)
 
     if ( rc )
         return rc;
+
+    /* On CPU 0, which never goes offline. */
+    init_timer(&cache_timer, cache_expire, NULL, 0);
 
     for ( i = 0; i < NR_FILES; i++ )
     {

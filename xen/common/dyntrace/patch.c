@@ -35,7 +35,10 @@
 #define RENDEZVOUS_TIMEOUT     MILLISECS(50)
 /* The longest wait, once doubled on each retry. */
 #define RENDEZVOUS_TIMEOUT_MAX MILLISECS(2000)
-/* Rendezvous attempts per operation (50 ms .. 2 s: seven tries). */
+/*
+ * Rendezvous attempts per operation (50 ms .. 2 s: seven tries), each in
+ * its own run of CPU 0's tasklet.
+ */
 #define RENDEZVOUS_TRIES       7
 
 /*
@@ -61,6 +64,9 @@ static struct {
     bool switching;             /* tracer changes: clear the buffers */
     bool stopped;               /* a site was bad: tracing was stopped */
     unsigned int changed;       /* entries rewritten by the last attempt */
+    unsigned int tries;         /* rendezvous attempts so far */
+    uint32_t timeout;           /* the next attempt's wait */
+    s_time_t start;             /* when the first attempt began */
 } req;
 
 struct tracer *dt_state_tracer(void)
@@ -264,11 +270,17 @@ static void free_request(void)
     req.filter_text = NULL;
 }
 
+/*
+ * The operation, in CPU 0's idle vCPU.  A rendezvous that could not be held
+ * (-ETIMEDOUT: the other CPUs did not all arrive in time; -EAGAIN: a CPU was
+ * still leaving the previous one, or CPU hotplug held the CPU maps) is
+ * retried with a longer wait, in a later run of the tasklet: the hypercall
+ * continuation is queued again, so that CPU 0 runs its softirqs and other
+ * work in between and the write's result is that of the last attempt.
+ */
 static long cf_check patch_continuation(void *unused)
 {
-    unsigned int tries, nr = dt_sites_nr();
-    uint32_t timeout = RENDEZVOUS_TIMEOUT;
-    s_time_t start = NOW();
+    unsigned int nr = dt_sites_nr();
     bool change = !bitmap_equal(req.want, dt_sites_traced(), nr) ||
                   req.switching;
     int rc = 0;
@@ -278,26 +290,34 @@ static long cf_check patch_continuation(void *unused)
     ASSERT(is_idle_vcpu(current));
     ASSERT(local_irq_is_enabled());
 
-    bitmap_copy(req.orig, dt_sites_traced(), nr);
-    req.stopped = false;
-
-    /*
-     * The rendezvous's wait for the other CPUs may expire on an emulated,
-     * overcommitted machine: retry with a longer wait.
-     */
-    for ( tries = 0; change; tries++ )
+    if ( !req.tries )
     {
-        rc = livepatch_run_quiesced("dyntrace", apply_quiesced, NULL, timeout);
-        if ( rc != -ETIMEDOUT || tries == RENDEZVOUS_TRIES - 1 )
-            break;
-        timeout = min_t(uint64_t, timeout * 2, RENDEZVOUS_TIMEOUT_MAX);
+        req.start = NOW();
+        req.timeout = RENDEZVOUS_TIMEOUT;
+        bitmap_copy(req.orig, dt_sites_traced(), nr);
+        req.stopped = false;
+    }
+
+    if ( change )
+    {
+        req.tries++;
+        rc = livepatch_run_quiesced("dyntrace", apply_quiesced, NULL,
+                                    req.timeout);
+        if ( (rc == -ETIMEDOUT || rc == -EAGAIN) &&
+             req.tries < RENDEZVOUS_TRIES )
+        {
+            req.timeout = min_t(uint64_t, req.timeout * 2,
+                                RENDEZVOUS_TIMEOUT_MAX);
+            if ( !continue_hypercall_on_cpu(0, patch_continuation, NULL) )
+                return 0;       /* Overwritten by the next attempt's. */
+        }
     }
 
     /* For operators and the benchmarks: the cost of one operation. */
     printk(XENLOG_DEBUG
            "dyntrace: %u entries rewritten, %u rendezvous, %"PRI_stime
-           " us, rc %d\n", change && !rc ? req.changed : 0, tries + change,
-           (NOW() - start) / 1000, rc);
+           " us, rc %d\n", change && !rc ? req.changed : 0, req.tries,
+           (NOW() - req.start) / 1000, rc);
 
     /* A bad site stopped the callbacks: stop recording too. */
     if ( req.stopped && dt_state_set_on(false) )
@@ -373,6 +393,7 @@ int dt_request(struct tracer *t, unsigned long *f, char *ftext)
     req.filter_text = ftext;
     req.want = want;
     req.orig = orig;
+    req.tries = 0;
     spin_unlock(&state_lock);
 
     /*

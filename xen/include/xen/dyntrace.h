@@ -9,6 +9,7 @@
 #ifndef XEN_DYNTRACE_H
 #define XEN_DYNTRACE_H
 
+#include <xen/time.h>
 #include <xen/types.h>
 
 #ifdef CONFIG_LIVEPATCH_TRACER
@@ -76,6 +77,12 @@ bool arch_dyntrace_site_is_clean(unsigned long site);
 void arch_dyntrace_site_bytes(unsigned long site, bool traced,
                               uint8_t expect[DYNTRACE_SITE_SIZE],
                               uint8_t actual[DYNTRACE_SITE_SIZE]);
+/*
+ * A timestamp that is safe to take in NMI/MCE context, where NOW() is not,
+ * and its conversion, in ordinary context, to NOW()'s nanoseconds.
+ */
+uint64_t arch_dyntrace_nmi_stamp(void);
+s_time_t arch_dyntrace_stamp_to_ns(uint64_t stamp);
 
 #else /* !CONFIG_LIVEPATCH_TRACER */
 

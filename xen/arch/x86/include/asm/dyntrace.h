@@ -5,16 +5,17 @@
  * (arch/x86/dyntrace-entry.S) and the test payload
  * (test/livepatch/xen_dyntrace_expect.c).
  *
- * -fpatchable-function-entry=5 leaves five one-byte NOPs at each function's
- * entry; at boot they become one 5-byte NOP (the untraced site), and tracing
- * replaces that with "call dyntrace_trampoline" (CALL rel32, 5 bytes).
+ * -fpatchable-function-entry=5 leaves five bytes of NOP at each function's
+ * entry: five one-byte NOPs from gcc, one 5-byte NOP from clang.  At boot
+ * they become our one 5-byte NOP (the untraced site), and tracing replaces
+ * that with "call dyntrace_trampoline" (CALL rel32, 5 bytes).
  */
 #ifndef X86_DYNTRACE_H
 #define X86_DYNTRACE_H
 
-/* NOPs the compiler reserves at each entry (-fpatchable-function-entry). */
+/* Bytes of NOP the compiler reserves at each entry (gcc: one-byte NOPs). */
 #define DYNTRACE_SITE_NOPS      5
-/* Bytes of a patch site: the NOPs, one byte each. */
+/* Bytes of a patch site. */
 #define DYNTRACE_SITE_SIZE      DYNTRACE_SITE_NOPS
 /* Offset of the CALL in the site: it is the whole site. */
 #define DYNTRACE_CALL_OFFSET    0
@@ -29,10 +30,17 @@
 #include <xen/smp.h>
 #include <asm/hardirq.h>
 
-/* The compiler's one-byte NOP, as the site holds it before boot. */
+/* gcc's sled, as the site holds it before boot: five one-byte NOPs. */
 #define DYNTRACE_NOP1           0x90
+/* clang's sled: one 5-byte NOP, nopl 0x8(%rax,%rax,1). */
+#define DYNTRACE_CLANG_SLED     { 0x0f, 0x1f, 0x44, 0x00, 0x08 }
 /* The opcode of CALL rel32. */
 #define DYNTRACE_CALL_OPCODE    0xe8
+/*
+ * "jmp .+5" from the start of a site (JMP rel8, 3): the state a site passes
+ * through while it is rewritten (arch/x86/dyntrace.c, write_site()).
+ */
+#define DYNTRACE_JMP_OVER       { 0xeb, DYNTRACE_SITE_SIZE - 2 }
 
 /* An untraced site: one 5-byte NOP (nopl 0x0(%rax,%rax,1)). */
 #define DYNTRACE_SITE_BYTES     { 0x0f, 0x1f, 0x44, 0x00, 0x00 }
