@@ -14,7 +14,8 @@
 # - the parked-CPU case: a CPU taken offline, a clear, the CPU back online:
 #   none of its records from before the clear reappear;
 # - a write failing with anything but EBUSY (hotplug or another operation in
-#   progress, documented) or ETIMEDOUT (rendezvous gave up, documented).
+#   progress, documented), EAGAIN (hotplug through every retry, documented) or
+#   ETIMEDOUT (rendezvous gave up, documented).
 # The hypervisor staying up is checked by the host (a crash fails the suite).
 . /opt/dyntrace/tests/lib.sh
 secs=${dyntrace_stress_seconds:-120}
@@ -63,13 +64,14 @@ read_trace() {
     op reads
     return 0
 }
-# write_ok WHO PATH VALUE: a write that may only fail with EBUSY/ETIMEDOUT.
+# write_ok WHO PATH VALUE: a write that may only fail with EBUSY/ETIMEDOUT
+# (or EAGAIN: CPU hotplug held the CPU maps through every rendezvous retry).
 write_ok() {
     if xenhypfs write "$2" "$3" 2>$W/err.$1; then
         op writes
         return 0
     fi
-    if grep -q "busy" $W/err.$1; then
+    if grep -q -e "busy" -e "temporarily unavailable" $W/err.$1; then
         op busy_writes
     elif grep -q "timed out" $W/err.$1; then
         op timeouts
