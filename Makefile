@@ -1,7 +1,8 @@
 # xen-dyntrace: ftrace-style dynamic function tracing for Xen.
 # `make demo` and `make check` do all setup themselves (Debian 12, root).
 # XEN_BASE=4.20|4.17|staging selects the Xen (default: 4.20 when XEN_TARBALL or
-# XEN_SRC provides it, else 4.17); see README.md.
+# XEN_SRC provides it, else 4.17); see README.md. CLANG=1 builds the x86_64
+# hypervisor and its livepatch test payloads with clang (in build/BASE-clang/).
 
 ARCH ?= x86_64
 SMP ?= 2

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # build-xen.sh ARCH: prepare the tree, configure it (defconfig + config/*.config fragments) and
 # build the hypervisor and Xen's livepatch test payloads. Results go to BUILD_DIR/ARCH/out/.
+# CLANG=1 builds both with clang (Xen's clang=y; x86_64 only), by default into build/BASE-clang/.
 #
 # BASELINE=1 builds the pristine tree instead (the prepared tree's first commit, without our files
 # and patches, configured with config/common.config only) into BUILD_DIR/ARCH/baseline/out/: the
@@ -10,6 +11,7 @@ set -euo pipefail
 
 arch=${1:?usage: build-xen.sh ARCH}
 check_arch "$arch"
+[ "$CLANG" = 0 ] || [ "$arch" = x86_64 ] || die "CLANG=1: the clang build is x86_64 only"
 tree=$("$REPO_ROOT/scripts/prepare-tree.sh" "$arch")
 baseline=${BASELINE:-0}
 if [ "$baseline" = 1 ]; then
@@ -34,6 +36,8 @@ mkdir -p "$out"
 makeargs=(-C "$tree/xen" XEN_TARGET_ARCH="$arch" PYTHON="$PYTHON"
     XEN_WHOAMI=xen-dyntrace XEN_DOMAIN=localdomain XEN_BUILD_HOST=xen-dyntrace)
 [ "$arch" = arm64 ] && makeargs+=(CROSS_COMPILE=aarch64-linux-gnu-)
+# clang=y selects clang for the hypervisor and, passed down, for the test payloads (GNU ld links).
+[ "$CLANG" = 1 ] && makeargs+=(clang=y)
 [ -n "${EXTRA_CFLAGS_XEN_CORE:-}" ] && makeargs+=(EXTRA_CFLAGS_XEN_CORE="$EXTRA_CFLAGS_XEN_CORE")
 jobs=${JOBS:-$(nproc)}
 
@@ -43,7 +47,9 @@ mkdir -p "$cfgdir"
 fragments=("$REPO_ROOT/config/common.config")
 [ "$baseline" = 1 ] || fragments+=("$REPO_ROOT/config/$arch.config")
 for f in ${CONFIG_FRAGMENTS:-}; do fragments+=("$f"); done
-cat "${fragments[@]}" >"$cfgdir/fragments.new"
+# The compiler is part of the configuration (Kconfig probes it: CC_IS_CLANG, CC_HAS_*).
+{ echo "# compiler: $([ "$CLANG" = 1 ] && echo clang || echo gcc)"; cat "${fragments[@]}"; } \
+    >"$cfgdir/fragments.new"
 if [ ! -f "$tree/xen/.config" ] || ! cmp -s "$cfgdir/fragments.new" "$cfgdir/fragments"; then
     log "configuring $arch"
     [ -f "$tree/xen/.config" ] && cp "$tree/xen/.config" "$cfgdir/config.old"
@@ -67,6 +73,11 @@ rc=0
 make "${makeargs[@]}" -j"$jobs" >"$out/build.log" 2>&1 || rc=$?
 grep -E 'warning:|error:' "$out/build.log" >&2 || true
 [ "$rc" -eq 0 ] || { tail -20 "$out/build.log" >&2; die "Xen build failed (see $out/build.log)"; }
+if [ "$CLANG" = 1 ]; then
+    grep -qx 'CONFIG_CC_IS_CLANG=y' "$tree/xen/.config" || die "CLANG=1 but Kconfig did not see clang"
+else
+    grep -qx 'CONFIG_CC_IS_GCC=y' "$tree/xen/.config" || die "Kconfig did not see gcc (a clang tree? use CLANG=1)"
+fi
 cp "$tree/xen/xen" "$tree/xen/xen-syms" "$tree/xen/.config" "$out/"
 if [ "$baseline" = 1 ]; then
     echo "$out"

@@ -9,7 +9,7 @@ arch=${1:-x86_64}
 log_file=$BUILD_DIR/$arch/logs/demo.log
 rc=0
 LOG=$log_file "$REPO_ROOT/scripts/boot.sh" "$arch" demo || rc=$?
-echo "---- dom0 session on $arch, Xen $XEN_BASE ----"
+echo "---- dom0 session on $arch, Xen $XEN_VARIANT ----"
 tr -d '\r' <"$log_file" | sed -n '/DYNTRACE: suite demo begin/,/DYNTRACE: suite demo end/p' |
     sed -n 's/^# //p'
 echo "---- end of session (serial log: $log_file) ----"

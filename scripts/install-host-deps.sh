@@ -9,7 +9,10 @@ packages=(
     gcc-aarch64-linux-gnu libc6-dev-arm64-cross
     binutils-aarch64-linux-gnu
     gpgv debian-archive-keyring ca-certificates
-    spin clang
+    spin
+    # The clang build of Xen (CLANG=1): Xen's clang=y compiles with clang and links with GNU ld,
+    # so lld is not needed.
+    clang
 )
 
 missing=()

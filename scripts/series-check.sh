@@ -3,6 +3,7 @@
 # the configuration make check uses (defconfig + config/*.config; symbols a patch does not know
 # yet are dropped by olddefconfig). Prints one line per patch and architecture, and fails when
 # any build fails. Incremental: one work tree per architecture under BUILD_DIR/series-check/.
+# CLANG=1: with clang, x86_64 only (in build/BASE-clang/).
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
@@ -18,6 +19,10 @@ for arch in ${ARCHES-x86_64 arm64}; do
     fi
     makeargs=(-C "$wt/xen" XEN_TARGET_ARCH="$arch" PYTHON="$PYTHON")
     [ "$arch" = arm64 ] && makeargs+=(CROSS_COMPILE=aarch64-linux-gnu-)
+    if [ "$CLANG" = 1 ]; then
+        [ "$arch" = x86_64 ] || { log "CLANG=1: skipping $arch (the clang build is x86_64 only)"; continue; }
+        makeargs+=(clang=y)
+    fi
     i=0
     for c in "${commits[@]}"; do
         i=$((i + 1))
@@ -32,11 +37,11 @@ for arch in ${ARCHES-x86_64 arm64}; do
                cp "$wt/xen/.config.new" "$wt/xen/.config"; } &&
              make "${makeargs[@]}" -j"${JOBS:-$(nproc)}"; } >"$wt/build-$i.log" 2>&1; then
             tracer=$(grep -c '^CONFIG_LIVEPATCH_TRACER=y' "$wt/xen/.config" || true)
-            printf 'ok   %s %2d/%d %-8s %4ss  %s%s\n' "$XEN_BASE" "$i" "${#commits[@]}" "$arch" \
+            printf 'ok   %s %2d/%d %-8s %4ss  %s%s\n' "$XEN_VARIANT" "$i" "${#commits[@]}" "$arch" \
                 $((SECONDS - start)) "$subject" "$([ "$tracer" = 1 ] && echo "  [tracer on]")"
         else
             failed=1
-            printf 'FAIL %s %2d/%d %-8s %4ss  %s (log: %s)\n' "$XEN_BASE" "$i" "${#commits[@]}" \
+            printf 'FAIL %s %2d/%d %-8s %4ss  %s (log: %s)\n' "$XEN_VARIANT" "$i" "${#commits[@]}" \
                 "$arch" $((SECONDS - start)) "$subject" "$wt/build-$i.log"
             grep -E 'error' "$wt/build-$i.log" | head -5 >&2 || true
         fi

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # run-dom0-suite.sh ARCH SUITE: boot once, run the dom0 suite tests/dom0/SUITE, collect its TAP
-# from the serial log and record the results in RESULTS_DIR/BASE-ARCH-SUITE.tap (BASE: XEN_BASE).
-# Every test of the suite that did not report (crash, timeout, missing line) counts as a failure.
+# from the serial log and record the results in RESULTS_DIR/BUILD-ARCH-SUITE.tap (BUILD: XEN_BASE,
+# or XEN_BASE-clang with CLANG=1). Every test of the suite that did not report (crash, timeout,
+# missing line) counts as a failure. The tracer suite also checks the boot log: every patch site
+# the compiler left was converted at boot (boot-sites).
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib/common.sh"
 . "$REPO_ROOT/scripts/lib/tap.sh"
@@ -10,13 +12,14 @@ arch=${1:?usage: run-dom0-suite.sh ARCH SUITE}
 suite=${2:?usage: run-dom0-suite.sh ARCH SUITE}
 results=$RESULTS_DIR
 mkdir -p "$results"
-out=$results/$XEN_BASE-$arch-$suite.tap
+out=$results/$XEN_VARIANT-$arch-$suite.tap
 log_file=$BUILD_DIR/$arch/logs/$suite.log
 expected=$(find "$REPO_ROOT/tests/dom0/$suite" -maxdepth 1 -name '*.sh' | wc -l)
 
 verdict=0
 LOG=$log_file "$REPO_ROOT/scripts/boot.sh" "$arch" "$suite" || verdict=$?
-collect_tap "$XEN_BASE/$arch" "$suite" "$log_file" "$expected" "$verdict" >"$out"
+collect_tap "$XEN_VARIANT/$arch" "$suite" "$log_file" "$expected" "$verdict" >"$out"
+[ "$suite" != tracer ] || boot_sites_tap "$XEN_VARIANT/$arch/$suite/boot-sites" "$log_file" >>"$out"
 tap_failure_details "$log_file" "$suite" >&2
 grep -E '^(not )?ok ' "$out"
 ! grep -q '^not ok' "$out"

@@ -68,9 +68,18 @@ fi
 check_base "$XEN_BASE"
 export XEN_BASE
 
-# Per-base build trees; results of make check gather across bases.
+# CLANG=1 builds the hypervisor and its livepatch test payloads with clang (Xen's clang=y, as
+# Xen's own CI does for x86), x86_64 only, in a build tree of its own. XEN_VARIANT names the build
+# in directories and results: BASE, or BASE-clang (tests/suites spells it BASE+clang).
+CLANG=${CLANG:-0}
+case "$CLANG" in 0 | 1) ;; *) die "CLANG=$CLANG: 0 (gcc) or 1 (clang)" ;; esac
+export CLANG
+XEN_VARIANT=$XEN_BASE
+[ "$CLANG" = 1 ] && XEN_VARIANT=$XEN_BASE-clang
+
+# Per-build trees; results of make check gather across bases.
 BUILD_ROOT=$REPO_ROOT/build
-BUILD_DIR=${BUILD_DIR:-$BUILD_ROOT/$XEN_BASE}
+BUILD_DIR=${BUILD_DIR:-$BUILD_ROOT/$XEN_VARIANT}
 RESULTS_DIR=${RESULTS_DIR:-$BUILD_ROOT/results}
 
 # The only Xen source the archive serves (bookworm main), and the matching Debian tools.

@@ -21,6 +21,24 @@ collect_tap() {
     return 0
 }
 
+# boot_sites_tap NAME LOG: one TAP line on the boot's conversion of the patch sites: every site
+# the compiler left (gcc's five one-byte NOPs or clang's one 5-byte NOP; arm64's two NOPs) must have
+# been rewritten, i.e. Xen's line "dyntrace: N of M sites made ..." has N = M > 0.
+boot_sites_tap() {
+    local line n m
+    line=$(tr -d '\r' <"$2" | grep -oE 'dyntrace: [0-9]+ of [0-9]+ sites made .*' | head -n1 || true)
+    if [ -z "$line" ]; then
+        echo "not ok $1: no line \"dyntrace: N of M sites made ...\" in the boot log"
+        return 0
+    fi
+    read -r n m < <(echo "$line" | sed -E 's/^dyntrace: ([0-9]+) of ([0-9]+) .*/\1 \2/')
+    if [ "$n" = "$m" ] && [ "$m" -gt 0 ]; then
+        echo "ok $1 (${line#dyntrace: })"
+    else
+        echo "not ok $1: only ${line#dyntrace: }"
+    fi
+}
+
 # tap_failure_details LOG SUITE: the "# " output of each failed test, for the reader.
 tap_failure_details() {
     tr -d '\r' <"$1" | sed -n "/DYNTRACE: suite $2 begin/,/DYNTRACE: suite $2 end/p" |

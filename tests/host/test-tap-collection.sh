@@ -37,4 +37,11 @@ check "a skip is counted apart, with its reason" "skipped:|  4.20/x/s/d # SKIP t
     "$(summarize "$t/d4" | tr '\n' '|' | sed 's/|$//')/$(summarize "$t/d4" >/dev/null; echo $?)"
 echo "ok 4.20/x/s/d # SKIP the tool is refused" >"$t/d5/skip.tap"
 check "skips alone do not pass" "1" "$(summarize "$t/d5" >/dev/null; echo $?)"
+printf '%s\r\n' "(XEN) dyntrace: 3270 traceable functions" "(XEN) dyntrace: 3270 of 3270 sites made one NOP" >"$t/sites1"
+check "boot-sites: every site converted" "ok b/boot-sites (3270 of 3270 sites made one NOP)" "$(boot_sites_tap b/boot-sites "$t/sites1")"
+printf '%s\n' "(XEN) dyntrace: 3269 of 3270 sites made one NOP" >"$t/sites2"
+check "boot-sites: a site left as the compiler made it fails" "not ok" "$(boot_sites_tap b "$t/sites2" | cut -c1-6)"
+printf '%s\n' "(XEN) dyntrace: 0 of 0 sites made one NOP" >"$t/sites3"
+check "boot-sites: no sites at all fails" "not ok" "$(boot_sites_tap b "$t/sites3" | cut -c1-6)"
+check "boot-sites: no line fails" "not ok" "$(boot_sites_tap b "$t/log2" | cut -c1-6)"
 exit $bad
