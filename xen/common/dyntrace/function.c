@@ -74,12 +74,17 @@ static void print_header(struct dyntrace_text *t, unsigned long max,
 /*
  * Symbol names by address, for one formatting pass: a trace holds few
  * distinct functions and callers, and Xen's symbol lookup decompresses the
- * name each time.
+ * name each time.  A line names two addresses, so there is one cache for
+ * each: a name returned for the function must survive the caller's lookup
+ * (with one cache, both could hash to the same slot).
  */
 #define SYM_CACHE_SIZE 64
 struct sym_cache {
     unsigned long addr[SYM_CACHE_SIZE];
     char name[SYM_CACHE_SIZE][KSYM_NAME_LEN + 1];
+};
+struct sym_caches {
+    struct sym_cache func, caller;
 };
 
 static const char *symbol(struct sym_cache *c, unsigned long addr)
@@ -98,7 +103,7 @@ static const char *symbol(struct sym_cache *c, unsigned long addr)
 }
 
 static void print_record(struct dyntrace_text *t, unsigned long max,
-                         struct sym_cache *c,
+                         struct sym_caches *c,
                          const struct dyntrace_record *r)
 {
     char ctx[CONTEXT_MAX];
@@ -115,7 +120,8 @@ static void print_record(struct dyntrace_text *t, unsigned long max,
                          (r->flags & DT_FLAG_IN_NMI) ? 'z' : '.',
                          (unsigned long)(r->ts / SECONDS(1)),
                          (unsigned long)((r->ts % SECONDS(1)) / 1000),
-                         symbol(c, r->ip), symbol(c, r->parent_ip));
+                         symbol(&c->func, r->ip),
+                         symbol(&c->caller, r->parent_ip));
 }
 
 /*
@@ -155,7 +161,7 @@ static void heap_down(struct cursor *h, unsigned int n, unsigned int i)
  * (the merge compares them) and add up the exact length of every line.
  */
 static unsigned long measure(struct dt_ring_snapshot *snap,
-                             struct sym_cache *cache)
+                             struct sym_caches *cache)
 {
     unsigned long len = 0;
     unsigned int i, j;
@@ -192,14 +198,14 @@ static unsigned long measure(struct dt_ring_snapshot *snap,
 static int print_rings(const char *name, struct dyntrace_text *t)
 {
     struct dt_ring_snapshot *snap;
-    struct sym_cache *cache;
+    struct sym_caches *cache;
     struct cursor *heap = NULL;
     unsigned int i, n = 0;
     uint64_t entries = 0, written = 0;
     unsigned long max;
     int rc;
 
-    cache = xzalloc(struct sym_cache);
+    cache = xzalloc(struct sym_caches);
     if ( !cache )
         return -ENOMEM;
 
