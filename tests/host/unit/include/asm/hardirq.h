@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The calling thread's simulated interrupt context.  in_irq() is also the
+ * hook through which a test makes an "NMI" arrive in the middle of a
+ * record's write (stub_nested_writes, unit-stub.h).
+ */
+#ifndef __ASM_HARDIRQ_H__
+#define __ASM_HARDIRQ_H__
+
+#include <xen/types.h>
+
+extern __thread unsigned int stub_irq_count, stub_nmi_count, stub_mce_count;
+bool stub_in_irq(void);
+
+#define in_irq()          stub_in_irq()
+#define in_nmi_handler()  (stub_nmi_count != 0)
+#define in_mce_handler()  (stub_mce_count != 0)
+
+#endif

@@ -1,0 +1,762 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The functional tests.  Each shows one behaviour that issue 15 ("Defects
+ * found in an independent review") asks for, through what the hypervisor
+ * files expose: HypFS operations as Xen runs them, the dispatcher the
+ * trampoline calls, and the continuation, timer and rendezvous stubs.
+ * Defect numbers are the issue's.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <xen/dyntrace.h>
+#include <xen/sched.h>
+#include <xen/time.h>
+
+#include "ring.h"
+#include "unit.h"
+
+#define NF     64               /* functions of the fake image */
+#define NCPUS  4
+
+static unsigned long want[BITS_TO_LONGS(IMG_MAX_FUNCS)];
+
+/* want := the functions listed (-1 ends the list). */
+static const unsigned long *fns(int first, ...)
+{
+    va_list ap;
+    int i;
+
+    memset(want, 0, sizeof(want));
+    va_start(ap, first);
+    for ( i = first; i >= 0; i = va_arg(ap, int) )
+        want[i / BITS_PER_LONG] |= 1UL << (i % BITS_PER_LONG);
+    va_end(ap);
+
+    return want;
+}
+
+static bool read_is(const char *leaf, const char *expect)
+{
+    char *s = tool_read(leaf);
+    bool same = s && !strcmp(s, expect);
+
+    if ( !same )
+        diag("%s reads \"%s\", expected \"%s\"", leaf, s ? s : "(error)",
+             expect);
+    free(s);
+
+    return same;
+}
+
+static bool read_trace_info(struct trace_info *ti)
+{
+    char *s = tool_read("trace");
+
+    if ( !s )
+    {
+        memset(ti, 0, sizeof(*ti));
+        return false;
+    }
+    parse_trace(s, ti);
+    free(s);
+
+    return ti->header_ok && !ti->bad_lines && ti->lines == ti->entries;
+}
+
+/* ---- Boot and the basic interface ---- */
+
+static int write_bytes_raw(const char *leaf, const void *data,
+                           unsigned int len)
+{
+    return hyp_write(dom0(0), WRITER_CPU, leaf, data, len);
+}
+
+void t_boot(void)
+{
+    struct trace_info ti;
+    char *s, *p, line[64];
+    unsigned int i, n = 0;
+    bool order = true;
+    uint8_t on = 1;
+    unsigned int len;
+
+    boot(NCPUS, NF);
+    ok(stub_hypfs_children("/tracing") == 6, "boot: /tracing holds its 6 files");
+
+    for ( i = 0; i < NF; i++ )
+        order &= img_site_is_nop(img_addr(i));
+    s = tool_read("available_functions");
+    for ( p = s; p && *p; n++ )
+    {
+        size_t l = strcspn(p, "\n");
+
+        snprintf(line, sizeof(line), "%.*s", (int)l, p);
+        if ( n >= NF || strcmp(line, img_name(n)) )
+            order = false;
+        p += l + (p[l] == '\n');
+    }
+    free(s);
+    ok(order && n == NF, "boot: every text site made the untraced NOP; "
+       "available_functions lists the %u text functions in address order "
+       "(init-text sites dropped)", n);
+
+    ok(read_is("available_tracers", "nop function") &&
+       read_is("current_tracer", "nop") &&
+       read_is("set_function_filter", "") &&
+       hyp_read("/tracing/tracing_on", &on, 1, &len) == 0 && on == 0,
+       "boot: nop tracer, empty filter, recording off");
+
+    ok(tool_write("set_function_filter", "nosite_fn") == -EPERM &&
+       tool_write("set_function_filter", "no_such_fn") == -ENOENT &&
+       tool_write("set_function_filter", "zz*") == -ENOENT &&
+       tool_write("current_tracer", "function") == -ENODATA &&
+       tool_write("current_tracer", "bogus") == -EINVAL &&
+       tool_write("set_function_filter", "gfunc_00?") == 0 &&
+       read_is("set_function_filter", "gfunc_000\ngfunc_002\ngfunc_003\n"
+                                      "gfunc_004\ngfunc_006\ngfunc_007\n"
+                                      "gfunc_008") &&
+       tool_write("set_function_filter", "lfunc_005 f1.c#lfunc_001") == 0 &&
+       read_is("set_function_filter", "f1.c#lfunc_001\nf2.c#lfunc_005"),
+       "filter: names, static names, patterns; errors for a function "
+       "without a site, an unknown name, an empty pattern, no filter");
+
+    ok(tool_write("trace", "x") == -ENOSPC &&
+       tool_write("current_tracer", "functionfunctionfunctionfunctionfunction"
+                                    "functionfunctionfunction") == -ENOSPC &&
+       tool_write("available_tracers", "nop") == -EACCES &&
+       tool_write("available_functions", "") == -EACCES &&
+       tool_write_bool("tracing_on", 2) == -EINVAL &&
+       write_bytes_raw("current_tracer", "nop", 3) == -EINVAL,
+       "writes: longer than the file's maximum -ENOSPC, read-only files "
+       "-EACCES, a bad boolean or a string without its NUL -EINVAL");
+
+    ok(start_tracing("gfunc_002 lfunc_005") &&
+       traced_exactly(fns(2, 5, -1)) && read_is("current_tracer", "function"),
+       "tracing: a filter, the function tracer, recording on: exactly the "
+       "filter's sites hold the CALL");
+
+    record(2, 2, 3, SECONDS(1) + MICROSECS(7));
+    s = tool_read("trace");
+    parse_trace(s ? s : "", &ti);
+    ok(s && ti.entries == 1 && ti.written == 1 && ti.lines == 1 &&
+       strstr(s, "[002] ...     1.000007: gfunc_002 <-gfunc_003\n") &&
+       strstr(s, "#P:4\n"),
+       "tracing: a call through the dispatcher is one record, formatted "
+       "with its CPU, time and symbols");
+    free(s);
+
+    ok(tool_write("current_tracer", "nop") == 0 && last_runs == 1 &&
+       traced_exactly(fns(-1)) && read_trace_info(&ti) && ti.entries == 0,
+       "tracing: back to nop: every site untraced, buffers cleared");
+}
+
+/* ---- Symbols ---- */
+
+void t_names(void)
+{
+    unsigned int fn, caller, n = 0;
+    unsigned long bad = 0;
+    struct trace_info ti;
+    bool named;
+    char *s;
+
+    boot(NCPUS, NF);
+    start_tracing("gfunc_002");
+    /* Every (function, caller) pair of the image, in time order. */
+    for ( fn = 0; fn < NF; fn++ )
+        for ( caller = 0; caller < NF; caller++, n++ )
+            record(n % NCPUS, fn, caller, SECONDS(2) + MICROSECS(n));
+    s = tool_read("trace");
+    parse_trace(s ? s : "", &ti);
+    named = s && names_match(s, &bad);
+    ok(ti.lines == NF * NF && named,
+       "symbols: every line names the function and caller recorded, for "
+       "each of the %u pairs of functions (%lu lines wrong)", NF * NF, bad);
+    free(s);
+}
+
+/* ---- Defect 2, small: what a clear, a listing and a read allocate ---- */
+
+void t_clear_read_small(void)
+{
+    struct trace_info ti;
+    unsigned int r, cpu, len, cap = 1 << 20;
+    size_t base;
+    char *buf = malloc(cap);
+    int rc;
+
+    boot(NCPUS, NF);
+    start_tracing("gfunc_00?");
+    for ( r = 0; r < 500; r++ )
+        for ( cpu = 0; cpu < NCPUS; cpu++ )
+            record(cpu, 2 + r % 5, 10 + cpu, SECONDS(1) +
+                                             MICROSECS(r * NCPUS + cpu));
+
+    base = stub_mem.cur;
+    stub_mem_mark();
+    rc = hyp_read("/tracing", buf, cap, &len);
+    ok(rc == 0 && stub_mem.peak - base < 1024,
+       "defect 2: listing /tracing builds no trace snapshot (peak %zu extra "
+       "bytes)", stub_mem.peak - base);
+
+    base = stub_mem.cur;
+    stub_mem_mark();
+    stub_truncations = 0;
+    rc = hyp_read("/tracing/trace", buf, cap, &len);
+    ok(rc == 0 && stub_mem.largest > 65536 &&
+       stub_mem.largest <= 1024 + len && !stub_truncations &&
+       stub_mem.cur == base,
+       "defect 2: a read's text is sized from its records: largest "
+       "allocation %zu bytes for %u bytes of text (bound: 1024 + text)",
+       stub_mem.largest, len);
+    parse_trace(rc ? "" : buf, &ti);
+    ok(ti.header_ok && ti.entries == 2000 && ti.written == 2000 &&
+       ti.lines == 2000 && !ti.bad_lines && ti.sorted,
+       "defect 2: the text holds the 2000 records, merged by time");
+
+    base = stub_mem.cur;
+    stub_mem_mark();
+    rc = tool_write("trace", "");
+    ok(rc == 0 && stub_mem.peak - base < 1024 && stub_mem.cur == base,
+       "defect 2: a clear formats nothing (peak %zu extra bytes, %lu "
+       "allocations)", stub_mem.peak - base, stub_mem.allocs);
+    ok(read_trace_info(&ti) && ti.entries == 0 && ti.written == 0,
+       "defect 2: the clear emptied every buffer");
+    free(buf);
+}
+
+/* ---- Defect 3: the snapshot kept for a retry ---- */
+
+/* A read with a buffer too small for anything: the size it reports. */
+static int probe(unsigned int *len)
+{
+    return hyp_read("/tracing/trace", NULL, 16, len);
+}
+
+void t_retry_cache(void)
+{
+    struct trace_info ti;
+    unsigned int i, len1, len2, la, lb, lc, ld;
+    s_time_t t1, t2;
+    size_t base, kept;
+    char *buf, *first;
+    int rc1, rc2;
+    bool held, freed, same;
+
+    boot(NCPUS, NF);
+    start_tracing("gfunc_002");
+    for ( i = 0; i < 20; i++ )
+        record(1 + i % 2, 2, 3, SECONDS(10) + MICROSECS(i));
+    first = tool_read("trace");         /* read whole: nothing kept */
+    base = stub_mem.cur;
+
+    rc1 = probe(&len1);
+    kept = stub_mem.cur - base;
+    ok(rc1 == -ENOBUFS && kept >= len1 && first && len1 == strlen(first) + 1,
+       "defect 3: a read with a too-small buffer fails -ENOBUFS (%u bytes "
+       "needed) and keeps its snapshot (%zu bytes)", len1, kept);
+
+    for ( i = 0; i < 5; i++ )
+        record(1, 2, 3, SECONDS(11) + MICROSECS(i));
+    buf = malloc(len1 + 1);
+    rc2 = hyp_read("/tracing/trace", buf, len1, &len2);
+    buf[len1] = '\0';
+    parse_trace(rc2 ? "" : buf, &ti);
+    same = !rc2 && first && !strcmp(buf, first);
+    free(buf);
+    free(first);
+    ok(rc2 == 0 && len2 == len1 && same && ti.entries == 20 &&
+       stub_mem.cur == base,
+       "defect 3: the retry 1 s later gets the kept snapshot (the same %u "
+       "bytes of text, 20 entries, not the 25 there are now) and frees it",
+       len2);
+
+    t1 = stub_now_ns;
+    rc1 = probe(&len1);
+    stub_advance_to(t1 + SECONDS(2) - 1);
+    held = stub_mem.cur > base;
+    stub_advance_to(t1 + SECONDS(2));
+    freed = stub_mem.cur == base;
+    ok(rc1 == -ENOBUFS && held && freed,
+       "defect 3: an unread snapshot is kept until 2 s after it was taken, "
+       "then freed by its timer with no further read");
+
+    t2 = stub_now_ns;
+    probe(&la);
+    for ( i = 0; i < 3; i++ )
+        record(2, 2, 3, t2 + MILLISECS(1500) + MICROSECS(i));
+    probe(&lb);                 /* at +1.5 s: served, put back */
+    stub_advance_to(t2 + MILLISECS(1900));
+    probe(&lc);                 /* at +1.9 s: served, put back */
+    held = stub_mem.cur > base;
+    stub_advance_to(t2 + SECONDS(2));
+    freed = stub_mem.cur == base;
+    probe(&ld);                 /* a new snapshot: 28 entries */
+    buf = malloc(ld + 1);
+    rc2 = hyp_read("/tracing/trace", buf, ld, &len2);
+    buf[ld] = '\0';
+    parse_trace(rc2 ? "" : buf, &ti);
+    free(buf);
+    ok(lb == la && lc == la && held && freed && ld > la && rc2 == 0 &&
+       ti.entries == 28 && stub_mem.cur == base,
+       "defect 3: a snapshot served and put back at +1.5 s and +1.9 s still "
+       "expires 2 s after it was first taken (not refreshed)");
+
+    probe(&la);
+    rc1 = tool_write("trace", "");
+    ok(rc1 == 0 && read_trace_info(&ti) && ti.entries == 0 && stub_mem.cur == base,
+       "defect 3: a clear invalidates a kept snapshot");
+}
+
+/* ---- Defect 4: one operation at a time, computed from committed state ---- */
+
+static struct vcpu *race_busy;
+
+static void race_hook(void)
+{
+    while ( stub_run_tasklet_except(race_busy) )
+        ;
+}
+
+struct race {
+    const char *name;
+    const char *leaf2, *data2;  /* the second write, by dom0 vCPU 1 */
+    bool (*check)(int rc2);
+};
+
+static bool check_filter_vs_switch(int rc2)
+{
+    /* Switch to function (filter gfunc_002) racing a filter write. */
+    if ( !read_is("current_tracer", "function") )
+        return false;
+    if ( rc2 == -EBUSY )
+        return read_is("set_function_filter", "gfunc_002") &&
+               traced_exactly(fns(2, -1));
+    return rc2 == 0 && read_is("set_function_filter", "gfunc_003") &&
+           traced_exactly(fns(3, -1));
+}
+
+static bool check_switch_vs_filter(int rc2)
+{
+    /* Filter change gfunc_002 -> gfunc_003 racing a write of "function". */
+    return (rc2 == 0 || rc2 == -EBUSY) &&
+           read_is("current_tracer", "function") &&
+           read_is("set_function_filter", "gfunc_003") &&
+           traced_exactly(fns(3, -1));
+}
+
+/* In a child: preempt the second write at its kth point; exit status. */
+static void race_child(const struct race *r, unsigned int k)
+{
+    struct vcpu *v2 = dom0(1);
+    struct stub_hcall *h = stub_hcall_of(v2);
+    bool fired, good;
+    int rc2;
+
+    race_busy = v2;
+    h->done = false;
+    stub_preempt_fn = race_hook;
+    stub_preempt_seen = 0;
+    stub_preempt_at = k;
+    rc2 = hyp_write(v2, 2, r->leaf2, r->data2, strlen(r->data2) + 1);
+    fired = !stub_preempt_at;
+    stub_preempt_at = 0;
+    while ( stub_run_tasklet() )
+        ;
+    if ( h->done )
+        rc2 = h->result;
+    good = r->check(rc2) && !stub_anomalies && !stub_hcall_of(dom0(0))->paused;
+    if ( !good )
+        diag("%s, preempted at point %u: second write %d%s%s", r->name, k,
+             rc2, stub_anomalies ? "; stub anomaly: " : "",
+             stub_anomaly_first);
+    fflush(stdout);
+    exit(!good ? 1 : !fired ? 2 : rc2 == -EBUSY ? 3 : 0);
+}
+
+/* From the current state (first operation pending): every interleaving. */
+static void race_all(const struct race *r)
+{
+    unsigned int k, busy = 0, applied = 0, bad = 0;
+    bool end = false;
+
+    for ( k = 1; k < 200 && !end; k++ )
+    {
+        int status;
+        pid_t pid;
+
+        fflush(stdout);
+        pid = fork();
+        if ( !pid )
+            race_child(r, k);
+        waitpid(pid, &status, 0);
+        if ( !WIFEXITED(status) || WEXITSTATUS(status) == 1 ||
+             WEXITSTATUS(status) > 3 )
+        {
+            bad++;
+            if ( !WIFEXITED(status) || WEXITSTATUS(status) != 1 )
+                diag("%s, preempted at point %u: child %s %d", r->name, k,
+                     WIFSIGNALED(status) ? "killed by signal" : "exit",
+                     WIFSIGNALED(status) ? WTERMSIG(status)
+                                         : WEXITSTATUS(status));
+        }
+        else if ( WEXITSTATUS(status) == 2 )
+            end = true;
+        else if ( WEXITSTATUS(status) == 3 )
+            busy++;
+        else
+            applied++;
+    }
+    ok(!bad && end && busy + applied == k - 2,
+       "defect 4: %s, preempted at each of its %u points: -EBUSY (%u) or "
+       "applied on top of the committed state (%u), never undoing it",
+       r->name, k - 2, busy, applied);
+}
+
+void t_pending_op(void)
+{
+    static const struct race a = {
+        "a filter write racing the commit of a tracer switch",
+        "set_function_filter", "gfunc_003", check_filter_vs_switch,
+    };
+    static const struct race b = {
+        "a tracer write racing the commit of a filter change",
+        "current_tracer", "function", check_switch_vs_filter,
+    };
+    struct vcpu *v0 = dom0(0), *v1 = dom0(1);
+    int rc1, rca, rcb;
+    bool pending;
+
+    boot(NCPUS, NF);
+    tool_write("set_function_filter", "gfunc_002");
+
+    /* The switch is queued; the hypercall of vCPU 0 is not over. */
+    rc1 = hyp_write(v0, 1, "current_tracer", "function", 9);
+    pending = stub_hcall_of(v0)->paused && stub_tasklets_queued() == 1;
+    rca = hyp_write(v1, 2, "current_tracer", "nop", 4);
+    rcb = hyp_write(v1, 2, "set_function_filter", "gfunc_003", 10);
+    ok(rc1 == 0 && pending && rca == -EBUSY && rcb == -EBUSY &&
+       stub_tasklets_queued() == 1 && read_is("current_tracer", "nop") &&
+       read_is("set_function_filter", "gfunc_002") &&
+       traced_exactly(fns(-1)),
+       "defect 4: while a patch operation is pending, writes to "
+       "current_tracer and set_function_filter fail -EBUSY and change "
+       "nothing");
+
+    /* Every interleaving, each in a child started from this state. */
+    race_all(&a);
+
+    finish_hcall(v0);
+    ok(stub_hcall_of(v0)->result == 0 && stub_hcall_of(v0)->runs == 1 &&
+       read_is("current_tracer", "function") && traced_exactly(fns(2, -1)),
+       "defect 4: the continuation then commits the switch");
+
+    ok(tool_write("set_function_filter", "gfunc_003") == 0 &&
+       traced_exactly(fns(3, -1)) && tool_write("current_tracer", "nop") == 0 &&
+       traced_exactly(fns(-1)) && tool_write("current_tracer", "function") == 0 &&
+       traced_exactly(fns(3, -1)),
+       "defect 4: writes computed from the committed state then work");
+
+    tool_write("set_function_filter", "gfunc_002");
+    rc1 = hyp_write(v0, 1, "set_function_filter", "gfunc_003", 10);
+    if ( ok(rc1 == 0 && stub_hcall_of(v0)->paused,
+            "defect 4: a filter change under the function tracer is queued") )
+        race_all(&b);
+}
+
+/* ---- Defect 8: rendezvous retries, each in its own tasklet run ---- */
+
+void t_rendezvous_retry(void)
+{
+    static const uint32_t waits[] = { 50, 100, 200, 400, 800, 1600, 2000 };
+    unsigned int c0, i;
+    bool waits_ok = true;
+    long rc;
+
+    boot(NCPUS, NF);
+    start_tracing("gfunc_002");
+
+    c0 = stub_lp_calls;
+    stub_lp_script(-EAGAIN);
+    stub_lp_script(-ETIMEDOUT);
+    rc = tool_write("set_function_filter", "gfunc_002 gfunc_003");
+    ok(rc == 0 && last_runs == 3 && stub_lp_calls - c0 == 3 &&
+       traced_exactly(fns(2, 3, -1)) &&
+       read_is("set_function_filter", "gfunc_002\ngfunc_003"),
+       "defect 8: -EAGAIN, -ETIMEDOUT, then success: the write returns 0 "
+       "after 3 separate tasklet runs (%u), filter committed", last_runs);
+    ok(stub_lp_timeouts[c0] == MILLISECS(50) &&
+       stub_lp_timeouts[c0 + 1] == MILLISECS(100) &&
+       stub_lp_timeouts[c0 + 2] == MILLISECS(200),
+       "defect 8: each attempt waits twice as long (50, 100, 200 ms)");
+
+    c0 = stub_lp_calls;
+    for ( i = 0; i < 7; i++ )
+        stub_lp_script(i % 2 ? -EAGAIN : -ETIMEDOUT);
+    rc = tool_write("set_function_filter", "gfunc_004");
+    for ( i = 0; i < 7; i++ )
+        waits_ok &= stub_lp_timeouts[c0 + i] == MILLISECS(waits[i]);
+    ok(rc == -ETIMEDOUT && last_runs == 7 && stub_lp_calls - c0 == 7 &&
+       waits_ok && traced_exactly(fns(2, 3, -1)) &&
+       read_is("set_function_filter", "gfunc_002\ngfunc_003") &&
+       read_is("current_tracer", "function"),
+       "defect 8: 7 failed attempts (waits up to 2 s): the write fails with "
+       "the last error (%ld) and nothing changes", rc);
+
+    ok(tool_write("set_function_filter", "gfunc_004") == 0 && last_runs == 1 &&
+       traced_exactly(fns(4, -1)),
+       "defect 8: the operation is over: the next write works");
+}
+
+/* ---- Defect 10: boot error paths ---- */
+
+/* After a boot: /tracing complete and working, or absent. */
+static int boot_outcome(unsigned int k)
+{
+    int n = stub_hypfs_children("/tracing");
+    struct trace_info ti;
+    unsigned int cpu, i;
+    bool good = true;
+
+    if ( n == -ENOENT )
+    {
+        /* Absent: the dispatcher and the livepatch check stay harmless. */
+        for ( cpu = 0; cpu < NCPUS; cpu++ )
+            record(cpu, 2, 3, stub_now_ns + 1000);
+        good = !dyntrace_range_is_traced(img_addr(0), img_addr(NF - 1) + 5);
+        return good && !stub_anomalies ? 0 : 1;
+    }
+    if ( n != 6 )
+    {
+        diag("allocation %u failed: /tracing has %d files", k, n);
+        return 1;
+    }
+    for ( i = 0; i < 6; i++ )
+    {
+        static const char *const leaves[] = {
+            "available_tracers", "current_tracer", "available_functions",
+            "set_function_filter", "tracing_on", "trace",
+        };
+        char *s = tool_read(leaves[i]);
+
+        good &= s != NULL;
+        free(s);
+    }
+    good &= start_tracing("gfunc_002") && traced_exactly(fns(2, -1));
+    for ( cpu = 0; cpu < NCPUS; cpu++ )
+        record(cpu, 2, 3, stub_now_ns + 1000);
+    good &= read_trace_info(&ti) && ti.entries <= NCPUS && ti.entries >= 1 &&
+            tool_write("trace", "") == 0 &&
+            tool_write("current_tracer", "nop") == 0 &&
+            traced_exactly(fns(-1));
+    if ( !good || stub_anomalies )
+        diag("allocation %u failed: /tracing present but not working%s%s", k,
+             stub_anomalies ? "; stub anomaly: " : "", stub_anomaly_first);
+
+    return good && !stub_anomalies ? 3 : 1;
+}
+
+static bool no_sites_case(unsigned int nfuncs, bool init_only)
+{
+    int status;
+    pid_t pid;
+
+    fflush(stdout);
+    pid = fork();
+    if ( !pid )
+    {
+        bool good;
+
+        boot_no_sites = init_only;
+        boot(NCPUS, nfuncs);
+        good = stub_hypfs_children("/tracing") == -ENOENT &&
+               stub_log_has("no patch sites") &&
+               !dyntrace_range_is_traced(0, ~0UL) && !stub_anomalies;
+        if ( nfuncs )
+            record(1, 0, 1, stub_now_ns + 1);
+        exit(good ? 0 : 1);
+    }
+    waitpid(pid, &status, 0);
+
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+void t_boot_errors(void)
+{
+    unsigned int k, present = 0, absent = 0, bad = 0;
+    bool end = false;
+
+    for ( k = 1; k < 500 && !end; k++ )
+    {
+        int status, code;
+        pid_t pid;
+
+        fflush(stdout);
+        pid = fork();
+        if ( !pid )
+        {
+            stub_alloc_fail_in = k;
+            boot(NCPUS, NF);
+            stub_alloc_fail_in = 0;
+            code = boot_outcome(k);
+            fflush(stdout);
+            exit(code == 1 ? 1 : !stub_alloc_failed ? 2 : code);
+        }
+        waitpid(pid, &status, 0);
+        code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+        if ( code == 2 )
+            end = true;
+        else if ( code == 0 )
+            absent++;
+        else if ( code == 3 )
+            present++;
+        else
+        {
+            bad++;
+            diag("allocation %u failed at boot: %s %d", k,
+                 WIFSIGNALED(status) ? "killed by signal" : "exit",
+                 WIFSIGNALED(status) ? WTERMSIG(status) : code);
+        }
+    }
+    ok(end && !bad,
+       "defect 10: an allocation failure at each of the %u boot allocations: "
+       "/tracing complete and working (%u) or absent (%u), never partial, no "
+       "crash", k - 2, present, absent);
+
+    ok(no_sites_case(0, false) && no_sites_case(NF, true),
+       "defect 10: no patch sites (no functions; only init-text sites): "
+       "tracer absent, no crash");
+}
+
+/* ---- Defect 11: 64-bit loss counter, NMI timestamps ---- */
+
+void t_counters(void)
+{
+    const uint64_t d1 = (1ULL << 32) - 2, d2 = (1ULL << 31) - 1;
+    struct trace_info ti;
+    struct stub_ctx ctx;
+    const uint64_t *slot;
+    unsigned int i;
+    s_time_t t;
+    char *s;
+    const char *nmi, *before, *after;
+    bool good;
+
+    boot(NCPUS, NF);
+    start_tracing("gfunc_002 gfunc_004");
+    for ( i = 0; i < 10; i++ )
+        record(1, 2, 3, SECONDS(3) + MICROSECS(i));
+    for ( i = 0; i < 7; i++ )
+        record(2, 2, 3, SECONDS(3) + MICROSECS(20 + i));
+
+    /* Near the 32-bit limits, then events lost through the writer. */
+    dt_rings[1]->dropped = d1;
+    dt_rings[2]->dropped = d2;
+    stub_nested_ip = img_addr(4);
+    stub_nested_parent = img_addr(5) + 0x11;
+    stub_nested_writes = 5;
+    record(1, 2, 3, SECONDS(3) + MICROSECS(40));
+    stub_nested_writes = 3;
+    record(2, 2, 3, SECONDS(3) + MICROSECS(41));
+    good = read_trace_info(&ti);
+    ok(dt_rings[1]->dropped == d1 + 5 && dt_rings[2]->dropped == d2 + 3 &&
+       good && ti.entries == 19 &&
+       ti.written == 19 + d1 + 5 + d2 + 3,
+       "defect 11: events lost by nested writers past 2^31 and 2^32 drops: "
+       "entries-written %llu/%llu is the exact 64-bit sum", ti.entries,
+       ti.written);
+
+    /* A record in NMI context between three ordinary ones. */
+    tool_write("trace", "");
+    t = SECONDS(5);
+    record(1, 2, 3, t + MICROSECS(1));
+    stub_advance_to(t + MICROSECS(2));
+    ctx = stub_ctx_enter(1, stub_guest_vcpu(1, 1), true);
+    stub_nmi_count = 1;
+    dyntrace_dispatch(img_addr(4), img_addr(6) + 0x11);
+    stub_nmi_count = 0;
+    stub_ctx_restore(ctx);
+    record(2, 2, 3, t + MICROSECS(3));
+    record(1, 2, 3, t + MICROSECS(4));
+
+    /* The second record of CPU 1: 32 bytes, ts first (function.c). */
+    slot = (const uint64_t *)((const uint8_t *)dt_rings[1]->rec + 32);
+    s = tool_read("trace");
+    parse_trace(s ? s : "", &ti);
+    nmi = s ? strstr(s, "..z     5.000002: gfunc_004 <-gfunc_006\n") : NULL;
+    before = s ? strstr(s, "...     5.000001: gfunc_002 <-gfunc_003\n") : NULL;
+    after = s ? strstr(s, "...     5.000003: gfunc_002 <-gfunc_003\n") : NULL;
+    ok(slot[0] == 2 * (uint64_t)(t + MICROSECS(2)) &&
+       ti.lines == 4 && ti.sorted && nmi && before && after &&
+       before < nmi && nmi < after,
+       "defect 11: a record written in NMI context keeps the raw stamp (not "
+       "NOW()) and is converted when read: right time, in order");
+    free(s);
+}
+
+/* ---- Defect 12: writes that patch text need the livepatch permission ---- */
+
+void t_permission(void)
+{
+    struct trace_info ti;
+    uint8_t on = 1;
+    unsigned int len, calls;
+    long r1, r2;
+
+    boot(NCPUS, NF);
+    start_tracing("gfunc_002");
+    record(1, 2, 3, SECONDS(1));
+
+    stub_lp_permission = -EPERM;
+    calls = stub_lp_permission_calls;
+    r1 = tool_write("current_tracer", "nop");
+    r2 = tool_write("set_function_filter", "gfunc_003");
+    ok(r1 == -EPERM && r2 == -EPERM && stub_lp_permission_calls - calls == 2 &&
+       !stub_tasklets_queued() && read_is("current_tracer", "function") &&
+       read_is("set_function_filter", "gfunc_002") &&
+       traced_exactly(fns(2, -1)),
+       "defect 12: without the livepatch permission, writes to "
+       "current_tracer and set_function_filter fail -EPERM, nothing changed");
+
+    ok(tool_write_bool("tracing_on", 0) == 0 &&
+       hyp_read("/tracing/tracing_on", &on, 1, &len) == 0 && on == 0 &&
+       tool_write_bool("tracing_on", 1) == 0 &&
+       tool_write("trace", "") == 0 && read_trace_info(&ti) && ti.entries == 0,
+       "defect 12: tracing_on and the trace clear still work without it");
+    stub_lp_permission = 0;
+}
+
+/* ---- Defect 7: partial overlaps with a traced site ---- */
+
+void t_overlap(void)
+{
+    unsigned long s, n;
+    bool hits, misses;
+
+    boot(NCPUS, NF);
+    start_tracing("gfunc_002");
+    s = img_addr(2);
+    n = img_addr(3);            /* the next site, untraced */
+    hits = dyntrace_range_is_traced(s + 1, s + 2) &&
+           dyntrace_range_is_traced(s + 4, s + 5) &&
+           dyntrace_range_is_traced(s - 3, s + 1) &&
+           dyntrace_range_is_traced(s, s + 5) &&
+           dyntrace_range_is_traced(s - 100, s + 100);
+    misses = !dyntrace_range_is_traced(s + 5, s + 9) &&
+             !dyntrace_range_is_traced(s - 4, s) &&
+             !dyntrace_range_is_traced(n, n + 5) &&
+             !dyntrace_range_is_traced(n + 1, n + 3);
+    ok(hits && misses,
+       "defect 7: a range overlapping a traced 5-byte site at S is traced "
+       "([S+1,S+2), [S+4,S+5), [S-3,S+1)); [S+5,S+9), [S-4,S) and an "
+       "untraced site are not");
+    ok(tool_write("current_tracer", "nop") == 0 &&
+       !dyntrace_range_is_traced(s + 1, s + 2) &&
+       !dyntrace_range_is_traced(s - 100, s + 100),
+       "defect 7: nothing is traced once the sites are put back");
+}
