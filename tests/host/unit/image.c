@@ -232,9 +232,13 @@ void arch_dyntrace_site_bytes(unsigned long site, bool traced,
     memcpy(actual, (const void *)site, DYNTRACE_SITE_SIZE);
 }
 
+unsigned int stub_patch_calls;
+unsigned int stub_patch_fail_mask;
+
 int arch_dyntrace_patch(unsigned long site, bool enable)
 {
     uint8_t call[DYNTRACE_SITE_SIZE];
+    unsigned int n = stub_patch_calls++;
 
     if ( !stub_in_quiesce || !stub_text_writable )
         stub_anomaly("arch_dyntrace_patch() outside the quiesced, writable "
@@ -245,6 +249,9 @@ int arch_dyntrace_patch(unsigned long site, bool enable)
         return -EINVAL;
     }
     make_call(call, site);
+    /* An injected failure: the site "held" unexpected bytes. */
+    if ( n < 32 && (stub_patch_fail_mask & (1u << n)) )
+        return -EEXIST;
     if ( memcmp((void *)site, enable ? nop5 : call, DYNTRACE_SITE_SIZE) )
         return -EEXIST;
     memcpy((void *)site, enable ? call : nop5, DYNTRACE_SITE_SIZE);

@@ -760,3 +760,60 @@ void t_overlap(void)
        !dyntrace_range_is_traced(s - 100, s + 100),
        "defect 7: nothing is traced once the sites are put back");
 }
+
+/* ---- Defect 9: a failed patch is rolled back, checked, and stops tracing ---- */
+
+void t_rollback(void)
+{
+    struct trace_info ti;
+    unsigned int len;
+    uint8_t on = 1;
+    long rc;
+
+    /*
+     * gfunc_002 traced; the filter then adds 3, 4 and 6.  The second site
+     * written (4) fails: 3 must be put back, 2 stays as it was, the write
+     * fails, the committed filter is unchanged and tracing is stopped.
+     */
+    boot(NCPUS, NF);
+    start_tracing("gfunc_002");
+    stub_patch_calls = 0;
+    stub_patch_fail_mask = 1u << 1;
+    rc = tool_write("set_function_filter", "gfunc_002 gfunc_003 gfunc_004 gfunc_006");
+    stub_patch_fail_mask = 0;
+    ok(rc == -EEXIST && stub_patch_calls == 3 &&
+       traced_exactly(fns(2, -1)) &&
+       read_is("set_function_filter", "gfunc_002") &&
+       stub_log_has("dyntrace: bad site gfunc_004"),
+       "defect 9: a site failing mid-operation: the write fails -EEXIST, the "
+       "sites already rewritten are put back (3 patch calls), the filter is "
+       "unchanged and the bad site is reported");
+    ok(hyp_read("/tracing/tracing_on", &on, 1, &len) == 0 && on == 0 &&
+       tool_write("trace", "") == 0 &&
+       (record(0, 2, 5, stub_now_ns + 1000), read_trace_info(&ti)) &&
+       ti.entries == 0,
+       "defect 9: tracing stopped: tracing_on reads 0 and a call of the "
+       "still-patched gfunc_002 records nothing");
+
+}
+
+/*
+ * The same, but putting site 3 back fails too: the failure is loud and the
+ * traced bits keep telling what each entry holds.
+ */
+void t_rollback_fails(void)
+{
+    long rc;
+
+    boot(NCPUS, NF);
+    start_tracing("gfunc_002");
+    stub_patch_calls = 0;
+    stub_patch_fail_mask = (1u << 1) | (1u << 2);
+    rc = tool_write("set_function_filter", "gfunc_002 gfunc_003 gfunc_004 gfunc_006");
+    stub_patch_fail_mask = 0;
+    ok(rc == -EEXIST && traced_exactly(fns(2, 3, -1)) &&
+       dyntrace_range_is_traced(img_addr(3), img_addr(3) + 1) &&
+       stub_log_has("could not put back gfunc_003"),
+       "defect 9: a rollback that fails is reported and the traced bits "
+       "match the entries' bytes (2 and 3 hold CALL)");
+}

@@ -386,6 +386,8 @@ static const struct test tests[] = {
     { "functional", "counters", t_counters },
     { "functional", "permission", t_permission },
     { "functional", "overlap", t_overlap },
+    { "functional", "rollback", t_rollback },
+    { "functional", "rollback-fails", t_rollback_fails },
     { "scale", "scale", t_scale },
 };
 

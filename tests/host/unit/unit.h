@@ -93,6 +93,8 @@ void t_boot_errors(void);
 void t_counters(void);
 void t_permission(void);
 void t_overlap(void);
+void t_rollback(void);
+void t_rollback_fails(void);
 void t_scale(void);
 
 #endif

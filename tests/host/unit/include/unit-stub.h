@@ -97,6 +97,9 @@ extern int stub_lp_permission;          /* livepatch_check_permission() */
 extern unsigned int stub_lp_permission_calls;
 extern bool stub_in_quiesce;            /* inside the rendezvous' fn */
 extern bool stub_text_writable;         /* arch_livepatch_quiesce()d */
+/* arch_dyntrace_patch() calls; bit n of the mask fails call n (-EEXIST). */
+extern unsigned int stub_patch_calls;
+extern unsigned int stub_patch_fail_mask;
 
 /*
  * ---- Preemption points ----
