@@ -21,6 +21,7 @@
 #include "unit.h"
 
 #define NF     64               /* functions of the fake image */
+#define NR_TRACING_FILES 7      /* the files of /tracing */
 #define NCPUS  4
 
 static unsigned long want[BITS_TO_LONGS(IMG_MAX_FUNCS)];
@@ -86,7 +87,8 @@ void t_boot(void)
     unsigned int len;
 
     boot(NCPUS, NF);
-    ok(stub_hypfs_children("/tracing") == 6, "boot: /tracing holds its 6 files");
+    ok(stub_hypfs_children("/tracing") == NR_TRACING_FILES,
+       "boot: /tracing holds its %u files", NR_TRACING_FILES);
 
     for ( i = 0; i < NF; i++ )
         order &= img_site_is_nop(img_addr(i));
@@ -531,16 +533,17 @@ static int boot_outcome(unsigned int k)
         good = !dyntrace_range_is_traced(img_addr(0), img_addr(NF - 1) + 5);
         return good && !stub_anomalies ? 0 : 1;
     }
-    if ( n != 6 )
+    if ( n != NR_TRACING_FILES )
     {
         diag("allocation %u failed: /tracing has %d files", k, n);
         return 1;
     }
-    for ( i = 0; i < 6; i++ )
+    for ( i = 0; i < NR_TRACING_FILES; i++ )
     {
-        static const char *const leaves[] = {
+        static const char *const leaves[NR_TRACING_FILES] = {
             "available_tracers", "current_tracer", "available_functions",
-            "set_function_filter", "tracing_on", "trace",
+            "set_function_filter", "set_function_notrace", "tracing_on",
+            "trace",
         };
         char *s = tool_read(leaves[i]);
 
@@ -816,4 +819,87 @@ void t_rollback_fails(void)
        stub_log_has("could not put back gfunc_003"),
        "defect 9: a rollback that fails is reported and the traced bits "
        "match the entries' bytes (2 and 3 hold CALL)");
+}
+
+/* ---- Issue 13: the filter language and set_function_notrace ---- */
+
+void t_filter_language(void)
+{
+    char *back;
+    bool good;
+
+    boot(NCPUS, NF);
+    /* gfunc_NNN exist for NNN % 4 != 1; the others are f?.c#lfunc_NNN. */
+    good = start_tracing("gfunc_002 gfunc_003") &&
+           traced_exactly(fns(2, 3, -1)) &&
+           tool_write("set_function_filter", "+gfunc_006") == 0 &&
+           traced_exactly(fns(2, 3, 6, -1)) &&
+           tool_write("set_function_filter", "!gfunc_003") == 0 &&
+           traced_exactly(fns(2, 6, -1)) &&
+           read_is("set_function_filter", "gfunc_002\ngfunc_006");
+    ok(good, "filter: '+word' adds to and '!word' removes from the current "
+       "set in place");
+
+    good = tool_write("set_function_filter", "+gfunc_00* !gfunc_004") == 0 &&
+           traced_exactly(fns(0, 2, 3, 6, 7, 8, -1)) &&
+           tool_write("set_function_filter", "gfunc_00? !gfunc_00[0]") ==
+           -ENOENT && traced_exactly(fns(0, 2, 3, 6, 7, 8, -1)) &&
+           tool_write("set_function_filter", "gfunc_010 !gfunc_010") == 0 &&
+           traced_exactly(fns(-1)) &&
+           tool_write("set_function_filter", "gfunc_00* !gfunc_00?") == 0 &&
+           traced_exactly(fns(-1));
+    ok(good, "filter: words apply left to right; a plain first word "
+       "replaces the set; a failing word changes nothing");
+
+    good = tool_write("set_function_filter", "!") == -EINVAL &&
+           tool_write("set_function_filter", "+") == -EINVAL &&
+           tool_write("set_function_filter", "!no_such_fn") == -ENOENT &&
+           tool_write("set_function_filter", "+nosite_fn") == -EPERM &&
+           traced_exactly(fns(-1));
+    ok(good, "filter: a bare '!' or '+' is -EINVAL, an unknown name -ENOENT, "
+       "a function without a site -EPERM, nothing changed");
+
+    good = tool_write("set_function_filter", "*") == 0 &&
+           tool_write("set_function_notrace", "gfunc_00* f1.c#lfunc_013") == 0;
+    back = tool_read("set_function_notrace");
+    good &= back && !strcmp(back, "gfunc_000\ngfunc_002\ngfunc_003\n"
+                            "gfunc_004\ngfunc_006\ngfunc_007\ngfunc_008\n"
+                            "f1.c#lfunc_013");
+    free(back);
+    good &= !traced_exactly(fns(-1)) &&
+            !dyntrace_range_is_traced(img_addr(0), img_addr(0) + 1) &&
+            !dyntrace_range_is_traced(img_addr(13), img_addr(13) + 1) &&
+            dyntrace_range_is_traced(img_addr(9), img_addr(9) + 1) &&
+            dyntrace_range_is_traced(img_addr(12), img_addr(12) + 1);
+    ok(good, "notrace: functions in set_function_notrace are never traced, "
+       "even under '*'");
+
+    good = tool_write("set_function_notrace", "!gfunc_000") == 0 &&
+           dyntrace_range_is_traced(img_addr(0), img_addr(0) + 1) &&
+           tool_write("set_function_notrace", "") == 0 &&
+           dyntrace_range_is_traced(img_addr(2), img_addr(2) + 1);
+    ok(good, "notrace: edited in place and emptied, the functions are traced "
+       "again");
+
+    /* What is read back can be written back, and changes nothing. */
+    good = tool_write("set_function_filter", "gfunc_0* !gfunc_01*") == 0 &&
+           tool_write("set_function_notrace", "f?.c#lfunc_00*") == 0;
+    back = tool_read("set_function_filter");
+    good &= back && tool_write("set_function_filter", back) == 0 &&
+            read_is("set_function_filter", back);
+    free(back);
+    back = tool_read("set_function_notrace");
+    good &= back && tool_write("set_function_notrace", back) == 0 &&
+            read_is("set_function_notrace", back);
+    free(back);
+    ok(good, "filter, notrace: what is read back is accepted when written "
+       "back and changes nothing");
+
+    good = tool_write("set_function_notrace", "*") == 0 &&
+           traced_exactly(fns(-1)) &&
+           tool_write("current_tracer", "nop") == 0 &&
+           tool_write("current_tracer", "function") == -ENODATA &&
+           read_is("current_tracer", "nop");
+    ok(good, "notrace: a filter entirely in notrace leaves nothing to trace: "
+       "selecting function fails -ENODATA");
 }

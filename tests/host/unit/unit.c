@@ -388,6 +388,7 @@ static const struct test tests[] = {
     { "functional", "overlap", t_overlap },
     { "functional", "rollback", t_rollback },
     { "functional", "rollback-fails", t_rollback_fails },
+    { "functional", "filter-language", t_filter_language },
     { "scale", "scale", t_scale },
 };
 

@@ -95,6 +95,7 @@ void t_permission(void);
 void t_overlap(void);
 void t_rollback(void);
 void t_rollback_fails(void);
+void t_filter_language(void);
 void t_scale(void);
 
 #endif

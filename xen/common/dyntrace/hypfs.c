@@ -32,8 +32,13 @@
 #include "sites.h"
 #include "tracer.h"
 
-/* Longest write to set_function_filter / current_tracer, NUL included. */
-#define FILTER_MAX_WRITE 4096
+/*
+ * Longest write to current_tracer, NUL included.  set_function_filter and
+ * set_function_notrace take at least SET_MAX_WRITE, and at least the length
+ * of available_functions, so that whatever they read back can be written
+ * back (with '*' that is every name).
+ */
+#define SET_MAX_WRITE    4096
 #define TRACER_MAX_WRITE 64
 /* trace takes only "": one byte. */
 #define TRACE_MAX_WRITE  1
@@ -55,6 +60,8 @@ struct dt_file {
     dt_write_t *write;
     /* Keep an unread snapshot for the caller's retry (see snap_exit()). */
     bool retry;
+    /* max_write grows to hold available_functions (names_len). */
+    bool fits_names;
 };
 
 /*
@@ -124,19 +131,28 @@ static int cf_check tracer_write(struct hypfs_entry_leaf *leaf,
     if ( !t )
         return -EINVAL;
 
-    return dt_request(t, NULL, NULL);
+    return dt_request(t, DT_FILTER, NULL, NULL, DT_SET_REPLACE);
+}
+
+/* Sites a notrace set may name: any (it only takes sites away). */
+static bool any_site(unsigned int i)
+{
+    return true;
 }
 
 /*
- * A filter: whitespace-separated names or patterns (dt_sites_select()),
- * replacing the set.
+ * A set of functions in the filter language (dt_sites_parse()): replacing
+ * the committed set, or edited in place when the first word starts with '+'
+ * or '!'.
  */
-static int cf_check filter_write(struct hypfs_entry_leaf *leaf,
-                                 XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
-                                 unsigned int ulen)
+static int set_write(enum dt_set which, struct hypfs_entry_leaf *leaf,
+                     XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                     unsigned int ulen)
 {
-    unsigned long *f;
-    char *ftext, *buf, *tok, *p;
+    unsigned long *map = NULL, *cur = NULL;
+    unsigned int base = DT_SET_REPLACE, nr = dt_sites_nr();
+    char *text = NULL, *buf, *first;
+    bool edit;
     int rc = livepatch_check_permission();
 
     if ( rc )
@@ -144,22 +160,50 @@ static int cf_check filter_write(struct hypfs_entry_leaf *leaf,
     buf = copy_string(uaddr, ulen, leaf->e.max_size, &rc);
     if ( !buf )
         return rc;
-    f = xzalloc_array(unsigned long, BITS_TO_LONGS(dt_sites_nr()));
-    rc = f ? 0 : -ENOMEM;
-    for ( p = buf; !rc && (tok = strsep(&p, " \t\n")) != NULL; )
-        if ( *tok )
-            rc = dt_sites_select(tok, f, dt_site_usable);
-    xfree(buf);
-    ftext = rc ? NULL : dt_sites_names(f);
-    if ( !rc && !ftext )
-        rc = -ENOMEM;
-    if ( rc )
-    {
-        xfree(f);
-        return rc;
-    }
+    first = buf + strspn(buf, " \t\n");
+    edit = *first == '+' || *first == '!';
 
-    return dt_request(NULL, f, ftext);
+    rc = -ENOMEM;
+    map = xzalloc_array(unsigned long, BITS_TO_LONGS(nr));
+    cur = xzalloc_array(unsigned long, BITS_TO_LONGS(nr));
+    if ( !map || !cur )
+        goto out;
+    base = dt_state_set_copy(which, cur);
+    /* An edit in place must find the set it was computed from. */
+    if ( !edit )
+        base = DT_SET_REPLACE;
+    rc = dt_sites_parse(buf, map, cur,
+                        which == DT_FILTER ? dt_site_usable : any_site);
+    if ( rc )
+        goto out;
+    rc = -ENOMEM;
+    text = dt_sites_names(map);
+    if ( !text )
+        goto out;
+
+    xfree(cur);
+    xfree(buf);
+    return dt_request(NULL, which, map, text, base);
+
+ out:
+    xfree(map);
+    xfree(cur);
+    xfree(buf);
+    return rc;
+}
+
+static int cf_check filter_write(struct hypfs_entry_leaf *leaf,
+                                 XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                 unsigned int ulen)
+{
+    return set_write(DT_FILTER, leaf, uaddr, ulen);
+}
+
+static int cf_check notrace_write(struct hypfs_entry_leaf *leaf,
+                                  XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                  unsigned int ulen)
+{
+    return set_write(DT_NOTRACE, leaf, uaddr, ulen);
 }
 
 static int cf_check tracing_on_write(struct hypfs_entry_leaf *leaf,
@@ -208,6 +252,9 @@ static int __init cf_check tracers_init(struct hypfs_entry_leaf *leaf)
     return 0;
 }
 
+/* strlen(available_functions) + 1: what a set reads back at most. */
+static unsigned int names_len;
+
 static int __init cf_check functions_init(struct hypfs_entry_leaf *leaf)
 {
     char *list = dt_sites_names(NULL);
@@ -215,6 +262,7 @@ static int __init cf_check functions_init(struct hypfs_entry_leaf *leaf)
     if ( !list )
         return -ENOMEM;
     hypfs_string_set_reference(leaf, list);
+    names_len = strlen(list) + 1;
 
     return 0;
 }
@@ -236,8 +284,11 @@ static const struct dt_file dt_files[] = {
     { .name = "available_functions", .type = XEN_HYPFS_TYPE_STRING,
       .init = functions_init },
     { .name = "set_function_filter", .type = XEN_HYPFS_TYPE_STRING,
-      .max_write = FILTER_MAX_WRITE, .build = dt_state_filter_text,
-      .write = filter_write },
+      .max_write = SET_MAX_WRITE, .fits_names = true,
+      .build = dt_state_filter_text, .write = filter_write },
+    { .name = "set_function_notrace", .type = XEN_HYPFS_TYPE_STRING,
+      .max_write = SET_MAX_WRITE, .fits_names = true,
+      .build = dt_state_notrace_text, .write = notrace_write },
     { .name = "tracing_on", .type = XEN_HYPFS_TYPE_BOOL,
       .max_write = sizeof(bool), .init = tracing_on_init,
       .write = tracing_on_write },
@@ -497,7 +548,8 @@ static int __init cf_check dyntrace_hypfs_init(void)
         l->e.type = f->type;
         l->e.encoding = XEN_HYPFS_ENC_PLAIN;
         l->e.name = f->name;
-        l->e.max_size = f->max_write;
+        l->e.max_size = f->fits_names ? max(f->max_write, names_len)
+                                      : f->max_write;
         l->e.funcs = fn;
     }
 

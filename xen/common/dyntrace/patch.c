@@ -48,8 +48,16 @@
  */
 static DEFINE_SPINLOCK(state_lock);
 static struct tracer *cur_tracer;
-static unsigned long *filter_map;       /* sites selected by the filter */
-static char *filter_text;               /* their names, as read back */
+/*
+ * The function sets (set_function_filter, set_function_notrace): the sites
+ * selected, their names as read back, and a version bumped on each change
+ * (an in-place edit is refused if its set changed since it was read).
+ */
+static struct {
+    unsigned long *map;
+    char *text;
+    unsigned int ver;
+} sets[DT_NR_SETS];
 static bool op_pending;
 static bool tracing_on_val;
 static unsigned int trace_gen;
@@ -57,8 +65,9 @@ static unsigned int trace_gen;
 /* The one pending operation (op_pending). */
 static struct {
     struct tracer *tracer;      /* tracer after the operation */
-    unsigned long *filter;      /* filter after it (NULL: unchanged) */
-    char *filter_text;
+    enum dt_set which;          /* the set that changes, if map */
+    unsigned long *map;         /* that set after it (NULL: unchanged) */
+    char *text;
     unsigned long *want;        /* patched sites after the operation */
     unsigned long *orig;        /* patched sites before it */
     bool switching;             /* tracer changes: clear the buffers */
@@ -102,15 +111,47 @@ int dt_state_tracer_name(struct dyntrace_text *t)
     return rc;
 }
 
-int dt_state_filter_text(struct dyntrace_text *t)
+static int set_text(enum dt_set which, struct dyntrace_text *t)
 {
     int rc;
 
     spin_lock(&state_lock);
-    rc = copy_text(filter_text ?: "", t);
+    rc = copy_text(sets[which].text ?: "", t);
     spin_unlock(&state_lock);
 
     return rc;
+}
+
+int dt_state_filter_text(struct dyntrace_text *t)
+{
+    return set_text(DT_FILTER, t);
+}
+
+int dt_state_notrace_text(struct dyntrace_text *t)
+{
+    return set_text(DT_NOTRACE, t);
+}
+
+unsigned int dt_state_set_copy(enum dt_set which, unsigned long *map)
+{
+    unsigned int ver;
+
+    spin_lock(&state_lock);
+    bitmap_copy(map, sets[which].map, dt_sites_nr());
+    ver = sets[which].ver;
+    spin_unlock(&state_lock);
+
+    return ver;
+}
+
+/* Commit a set change (state_lock held); map and *text become the old. */
+static void commit_set(enum dt_set which, unsigned long *map, char **text)
+{
+    ASSERT(spin_is_locked(&state_lock));
+
+    bitmap_copy(sets[which].map, map, dt_sites_nr());
+    SWAP(sets[which].text, *text);
+    sets[which].ver++;
 }
 
 const bool *dt_state_on(void)
@@ -262,12 +303,12 @@ static int cf_check apply_quiesced(void *unused)
 
 static void free_request(void)
 {
-    xfree(req.filter);
+    xfree(req.map);
     xfree(req.want);
     xfree(req.orig);
-    xfree(req.filter_text);
-    req.filter = req.want = req.orig = NULL;
-    req.filter_text = NULL;
+    xfree(req.text);
+    req.map = req.want = req.orig = NULL;
+    req.text = NULL;
 }
 
 /*
@@ -329,11 +370,8 @@ static long cf_check patch_continuation(void *unused)
         if ( req.switching )
             trace_gen++;
         cur_tracer = req.tracer;
-        if ( req.filter )
-        {
-            bitmap_copy(filter_map, req.filter, nr);
-            SWAP(filter_text, req.filter_text);
-        }
+        if ( req.map )
+            commit_set(req.which, req.map, &req.text);
     }
     /*
      * req belongs to the pending operation: free it before the next writer
@@ -349,11 +387,13 @@ static long cf_check patch_continuation(void *unused)
     return rc;
 }
 
-int dt_request(struct tracer *t, unsigned long *f, char *ftext)
+int dt_request(struct tracer *t, enum dt_set which, unsigned long *map,
+               char *text, unsigned int base)
 {
     unsigned int nr = dt_sites_nr();
     unsigned long *want = xzalloc_array(unsigned long, BITS_TO_LONGS(nr));
     unsigned long *orig = xzalloc_array(unsigned long, BITS_TO_LONGS(nr));
+    const unsigned long *filter, *excluded;
     int rc = -ENOMEM;
 
     if ( !want || !orig )
@@ -366,31 +406,37 @@ int dt_request(struct tracer *t, unsigned long *f, char *ftext)
     spin_lock(&state_lock);
     if ( !t )
         t = cur_tracer;
-    /* Tracing all functions does not exist yet: a filter is required. */
-    rc = -ENODATA;
-    if ( !f && t->uses_filter && bitmap_empty(filter_map, nr) )
-        goto unlock;
     rc = -EBUSY;
     if ( op_pending )
         goto unlock;
-    if ( t->func && t->uses_filter )
-        bitmap_copy(want, f ?: filter_map, nr);
+    /* An in-place edit of a set that changed since it was read. */
+    if ( map && base != DT_SET_REPLACE && base != sets[which].ver )
+        goto unlock;
+    filter = map && which == DT_FILTER ? map : sets[DT_FILTER].map;
+    excluded = map && which == DT_NOTRACE ? map : sets[DT_NOTRACE].map;
+    /* The functions traced: the filter minus notrace. */
+    if ( t->uses_filter )
+        bitmap_andnot(want, filter, excluded, nr);
+    /* Tracing all functions does not exist yet: a filter is required. */
+    rc = -ENODATA;
+    if ( !map && t->uses_filter && bitmap_empty(want, nr) )
+        goto unlock;
+    if ( !t->func )
+        bitmap_zero(want, nr);
     if ( t == cur_tracer && bitmap_equal(want, dt_sites_traced(), nr) )
     {
         /* Nothing to patch (e.g. the filter under nop): commit now. */
-        if ( f )
-        {
-            bitmap_copy(filter_map, f, nr);
-            SWAP(filter_text, ftext);
-        }
+        if ( map )
+            commit_set(which, map, &text);
         rc = 0;
         goto unlock;
     }
     op_pending = true;
     req.switching = t != cur_tracer;
     req.tracer = t;
-    req.filter = f;
-    req.filter_text = ftext;
+    req.which = which;
+    req.map = map;
+    req.text = text;
     req.want = want;
     req.orig = orig;
     req.tries = 0;
@@ -417,8 +463,8 @@ int dt_request(struct tracer *t, unsigned long *f, char *ftext)
  out:
     xfree(want);
     xfree(orig);
-    xfree(f);
-    xfree(ftext);
+    xfree(map);
+    xfree(text);
 
     return rc;
 }
@@ -436,15 +482,18 @@ presmp_initcall(dyntrace_patch_sites_init);
 
 int __init dt_state_init(void)
 {
-    unsigned int nr = dt_sites_nr();
+    unsigned int i, nr = dt_sites_nr();
 
     cur_tracer = dt_tracer_default();
     if ( !nr || !cur_tracer )
         return -ENODEV;
 
-    filter_map = xzalloc_array(unsigned long, BITS_TO_LONGS(nr));
-    if ( !filter_map )
-        return -ENOMEM;
+    for ( i = 0; i < DT_NR_SETS; i++ )
+    {
+        sets[i].map = xzalloc_array(unsigned long, BITS_TO_LONGS(nr));
+        if ( !sets[i].map )
+            return -ENOMEM;
+    }
 
     return 0;
 }

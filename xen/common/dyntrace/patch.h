@@ -19,6 +19,18 @@ struct tracer *dt_state_tracer(void);
 /* Owned copies of the committed tracer's name / filter text. */
 int dt_state_tracer_name(struct dyntrace_text *t);
 int dt_state_filter_text(struct dyntrace_text *t);
+int dt_state_notrace_text(struct dyntrace_text *t);
+
+/* The sets of functions a tracer that uses the filter traces from. */
+enum dt_set {
+    DT_FILTER,          /* set_function_filter: the functions to trace */
+    DT_NOTRACE,         /* set_function_notrace: never traced, wins */
+    DT_NR_SETS
+};
+/* Copy a committed set into map; returns its version (dt_request()). */
+unsigned int dt_state_set_copy(enum dt_set which, unsigned long *map);
+/* dt_request()'s base for a set that replaces the committed one. */
+#define DT_SET_REPLACE (~0u)
 /* Where the committed tracing_on value is kept (for HypFS to read). */
 const bool *dt_state_on(void);
 /*
@@ -32,11 +44,15 @@ int dt_state_set_on(bool on);
 int dt_state_clear(void);
 
 /*
- * Ask for a patch operation towards tracer t (NULL: the committed one) with
- * filter f and its text ftext (NULL: the committed ones; ownership of both
- * passes here).  Called under the HypFS write lock; the operation itself
- * runs in a continuation on CPU 0 after the lock is dropped.
+ * Ask for a patch operation towards tracer t (NULL: the committed one) and,
+ * if map, set which becoming map with the names text (ownership of both
+ * passes here).  base: DT_SET_REPLACE, or the version dt_state_set_copy()
+ * returned if map was edited from the committed set (-EBUSY if that set
+ * changed since).  The functions traced are the filter minus notrace.
+ * Called under the HypFS write lock; the operation itself runs in a
+ * continuation on CPU 0 after the lock is dropped.
  */
-int dt_request(struct tracer *t, unsigned long *f, char *ftext);
+int dt_request(struct tracer *t, enum dt_set which, unsigned long *map,
+               char *text, unsigned int base);
 
 #endif /* DYNTRACE_PATCH_H */

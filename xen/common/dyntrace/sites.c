@@ -139,10 +139,13 @@ static bool glob_match(const char *pat, const char *s)
 }
 
 int dt_sites_select(const char *word, unsigned long *map,
-                    dt_site_pred_t *usable)
+                    dt_site_pred_t *usable, bool add)
 {
     bool found = false, glob = strpbrk(word, "*?");
     unsigned int i;
+
+    if ( !*word )
+        return -EINVAL;
 
     for ( i = 0; i < nr_sites; i++ )
     {
@@ -153,6 +156,12 @@ int dt_sites_select(const char *word, unsigned long *map,
                     (!hash || !glob_match(word, hash + 1))
                   : strcmp(n, word) && (!hash || strcmp(hash + 1, word)) )
             continue;
+        if ( !add )
+        {
+            __clear_bit(i, map);
+            found = true;
+            continue;
+        }
         ok = usable(i);
         if ( !ok && !glob )
             return -EEXIST;     /* E.g. rewritten by a livepatch. */
@@ -166,6 +175,42 @@ int dt_sites_select(const char *word, unsigned long *map,
     if ( !found )
         /* A known symbol without a site is not traceable. */
         return symbols_lookup_by_name(word) ? -EPERM : -ENOENT;
+
+    return 0;
+}
+
+/*
+ * The filter language: whitespace-separated words, applied left to right.
+ * "name" or "pattern" (or "+name", "+pattern") adds the sites it selects,
+ * "!name" or "!pattern" removes them.  The write starts from the empty set
+ * (it replaces the set), unless its first word starts with '+' or '!': then
+ * it starts from cur and edits it in place.
+ */
+int dt_sites_parse(char *text, unsigned long *map, const unsigned long *cur,
+                   dt_site_pred_t *usable)
+{
+    char *p = text, *word;
+    bool first = true;
+
+    bitmap_zero(map, nr_sites);
+    while ( (word = strsep(&p, " \t\n")) != NULL )
+    {
+        int rc;
+
+        if ( !*word )
+            continue;
+        if ( first && (*word == '+' || *word == '!') )
+            bitmap_copy(map, cur, nr_sites);
+        first = false;
+
+        if ( *word == '!' )
+            rc = dt_sites_select(word + 1, map, usable, false);
+        else
+            rc = dt_sites_select(*word == '+' ? word + 1 : word, map, usable,
+                                 true);
+        if ( rc )
+            return rc;
+    }
 
     return 0;
 }

@@ -19,15 +19,25 @@ const char *dt_site_name(unsigned int i);
 unsigned long *dt_sites_traced(void);
 
 /*
- * Select in map every site named word ("file.c#func" or "func"), or, if
- * word holds '*' or '?', matching it.  Errors: -ENOENT (nothing of that
- * name, or a pattern matching nothing), -EPERM (a known symbol without a
- * site), -EEXIST (a named site that usable() refuses, e.g. rewritten by a
+ * Select in map (add true) or remove from map (add false) every site named
+ * word ("file.c#func" or "func"), or, if word holds '*' or '?', matching it.
+ * Errors: -EINVAL (an empty word), -ENOENT (nothing of that name, or a
+ * pattern matching nothing), -EPERM (a known symbol without a site),
+ * -EEXIST (adding a named site that usable() refuses, e.g. rewritten by a
  * livepatch; patterns skip those).
  */
 typedef bool dt_site_pred_t(unsigned int i);
 int dt_sites_select(const char *word, unsigned long *map,
-                    dt_site_pred_t *usable);
+                    dt_site_pred_t *usable, bool add);
+
+/*
+ * Parse a set written in the filter language (sites.c) into map: words
+ * applied left to right; "!word" removes, "+word" or "word" adds; a text
+ * whose first word starts with '+' or '!' edits cur, any other replaces it.
+ * text is modified.  Errors as dt_sites_select().
+ */
+int dt_sites_parse(char *text, unsigned long *map, const unsigned long *cur,
+                   dt_site_pred_t *usable);
 
 /* The names of the sites in map (all if NULL), one per line; xfree() it. */
 char *dt_sites_names(const unsigned long *map);

@@ -53,6 +53,20 @@ static inline bool bitmap_equal(const unsigned long *a, const unsigned long *b,
            !((a[n] ^ b[n]) & stub_last_word_mask(nbits));
 }
 
+static inline void bitmap_zero(unsigned long *dst, unsigned int nbits)
+{
+    memset(dst, 0, BITS_TO_LONGS(nbits) * sizeof(unsigned long));
+}
+
+static inline void bitmap_andnot(unsigned long *dst, const unsigned long *a,
+                                 const unsigned long *b, unsigned int nbits)
+{
+    unsigned int i;
+
+    for ( i = 0; i < BITS_TO_LONGS(nbits); i++ )
+        dst[i] = a[i] & ~b[i];
+}
+
 static inline bool bitmap_empty(const unsigned long *a, unsigned int nbits)
 {
     unsigned int i, n = nbits / BITS_PER_LONG;

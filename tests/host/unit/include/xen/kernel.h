@@ -12,6 +12,8 @@ extern char _stext[], _etext[];
     (type *)((char *)mptr_ - offsetof(type, member)); })
 
 #define min_t(type, x, y) ({ type x_ = (x); type y_ = (y); x_ < y_ ? x_ : y_; })
+#define min(x, y) ({ typeof(x) x_ = (x); typeof(y) y_ = (y); (void)(&x_ == &y_); x_ < y_ ? x_ : y_; })
+#define max(x, y) ({ typeof(x) x_ = (x); typeof(y) y_ = (y); (void)(&x_ == &y_); x_ > y_ ? x_ : y_; })
 #define max_t(type, x, y) ({ type x_ = (x); type y_ = (y); x_ > y_ ? x_ : y_; })
 
 #define SWAP(a, b) do {                         \
