@@ -107,6 +107,7 @@ check_trace_wellformed() {
 # reset_tracing: back to the boot state (nop, no filter, off, empty).
 reset_tracing() {
     xenhypfs write $T/tracing_on 0
+    xenhypfs write $T/set_function_notrace ""
     xenhypfs write $T/set_function_filter ""
     xenhypfs write $T/current_tracer nop
     xenhypfs write $T/trace ""
@@ -129,6 +130,7 @@ save_state() {
     {
         echo "tracer=$(xenhypfs cat $T/current_tracer)"
         echo "filter=$(xenhypfs cat $T/set_function_filter | tr '\n' ' ')"
+        echo "notrace=$(xenhypfs cat $T/set_function_notrace | tr '\n' ' ')"
         echo "on=$(xenhypfs cat $T/tracing_on)"
         xenhypfs cat $T/trace | grep -v '^#'
     } >"$1"
