@@ -2,7 +2,7 @@
 # traceable function (patching), and back to nop (unpatching).
 . /opt/dyntrace/tests/bench/lib-bench.inc
 reset_tracing
-# 100 distinct traceable names (the filter takes at most 4096 bytes).
+# 100 distinct traceable names.
 xenhypfs cat $T/available_functions | awk '!seen[$0]++' | head -n 100 | tr '\n' ' ' >/tmp/f100
 [ "$(wc -w </tmp/f100)" = 100 ] || fail "fewer than 100 functions"
 for set in 1 100 all; do

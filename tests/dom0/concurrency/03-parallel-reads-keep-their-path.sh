@@ -9,6 +9,10 @@
 reset_tracing
 N=${PARALLEL_READS:-4000}
 avail_len=$(($(xenhypfs cat $T/available_tracers | wc -c)))
+# The function sets take writes as long as available_functions (its length
+# with the NUL, which is what cat prints with its newline), at least 4096.
+set_max=$(($(xenhypfs cat $T/available_functions | wc -c)))
+[ "$set_max" -ge 4096 ] || set_max=4096
 pids=
 # start K PATH HEADER: process K reads PATH N times (type 2 = string, 5 = bool).
 start() {
@@ -18,7 +22,7 @@ start() {
 start 1 $T/tracing_on "content_len=1 type=5 encoding=0 max_write_len=1"
 start 2 $T/available_tracers "content_len=$avail_len type=2 encoding=0 max_write_len=0"
 start 3 $T/current_tracer "content_len=4 type=2 encoding=0 max_write_len=64"
-start 4 $T/set_function_filter "content_len=1 type=2 encoding=0 max_write_len=4096"
+start 4 $T/set_function_filter "content_len=1 type=2 encoding=0 max_write_len=$set_max"
 bad=0
 for pid in $pids; do
     wait $pid || bad=1
