@@ -21,7 +21,7 @@
 #include "unit.h"
 
 #define NF     64               /* functions of the fake image */
-#define NR_TRACING_FILES 7      /* the files of /tracing */
+#define NR_TRACING_FILES 9      /* the files of /tracing */
 #define NCPUS  4
 
 static unsigned long want[BITS_TO_LONGS(IMG_MAX_FUNCS)];
@@ -543,7 +543,7 @@ static int boot_outcome(unsigned int k)
         static const char *const leaves[NR_TRACING_FILES] = {
             "available_tracers", "current_tracer", "available_functions",
             "set_function_filter", "set_function_notrace", "tracing_on",
-            "trace",
+            "trace", "enabled_functions", "error_log",
         };
         char *s = tool_read(leaves[i]);
 
@@ -902,4 +902,75 @@ void t_filter_language(void)
            read_is("current_tracer", "nop");
     ok(good, "notrace: a filter entirely in notrace leaves nothing to trace: "
        "selecting function fails -ENODATA");
+}
+
+/* ---- Issue 13: error_log and enabled_functions ---- */
+
+void t_error_log(void)
+{
+    char *log;
+    bool good;
+
+    boot(NCPUS, NF);
+    log = tool_read("error_log");
+    good = log && !*log;
+    free(log);
+    {
+        long r1 = tool_write("set_function_filter",
+                             "gfunc_002 no_such_fn gfunc_003");
+        long r2 = tool_write("current_tracer", "functoin");
+        long r3 = tool_write("set_function_notrace", "+nosite_fn");
+        long r4 = tool_write_bool("tracing_on", 7);
+        long r5 = tool_write("trace", "x");
+
+        good &= r1 == -ENOENT && r2 == -EINVAL && r3 == -EPERM &&
+                r4 == -EINVAL && r5 == -ENOSPC;
+        if ( !good )
+            diag("writes: %ld %ld %ld %ld %ld", r1, r2, r3, r4, r5);
+    }
+    log = tool_read("error_log");
+    good &= log &&
+            strstr(log, "] set_function_filter: 'no_such_fn': no such function") &&
+            strstr(log, "] current_tracer: 'functoin': invalid value (-22)") &&
+            strstr(log, "] set_function_notrace: '+nosite_fn': not traceable") &&
+            strstr(log, "] tracing_on: '7': invalid value") &&
+            strstr(log, "] trace: (2 bytes): longer than the file takes (-28)");
+    if ( log && !good )
+        diag("error_log: %s", log);
+    free(log);
+    ok(good, "error_log: empty at boot; each failed write names its file, "
+       "the word that failed and why");
+
+    good = tool_write("error_log", "") == 0;
+    log = tool_read("error_log");
+    good &= log && !*log;
+    free(log);
+    ok(good, "error_log: writing \"\" clears it");
+}
+
+void t_enabled_functions(void)
+{
+    char *s;
+    bool good;
+
+    boot(NCPUS, NF);
+    s = tool_read("enabled_functions");
+    good = s && !*s;
+    free(s);
+    good &= start_tracing("gfunc_002 gfunc_006");
+    s = tool_read("enabled_functions");
+    good &= s && !strncmp(s, "gfunc_002 (1) ->function e8 ", 28) &&
+            strstr(s, "\ngfunc_006 (1) ->function e8 ") &&
+            strlen(s) == 2 * strlen("gfunc_002 (1) ->function e8 00 00 00 00\n");
+    if ( s && !good )
+        diag("enabled_functions: %s", s);
+    free(s);
+    ok(good, "enabled_functions: each patched entry with its tracer and its "
+       "bytes (a CALL)");
+
+    good = tool_write("current_tracer", "nop") == 0;
+    s = tool_read("enabled_functions");
+    good &= s && !*s;
+    free(s);
+    ok(good, "enabled_functions: empty once the entries are put back");
 }

@@ -389,6 +389,8 @@ static const struct test tests[] = {
     { "functional", "rollback", t_rollback },
     { "functional", "rollback-fails", t_rollback_fails },
     { "functional", "filter-language", t_filter_language },
+    { "functional", "error-log", t_error_log },
+    { "functional", "enabled-functions", t_enabled_functions },
     { "scale", "scale", t_scale },
 };
 

@@ -96,6 +96,8 @@ void t_overlap(void);
 void t_rollback(void);
 void t_rollback_fails(void);
 void t_filter_language(void);
+void t_error_log(void);
+void t_enabled_functions(void);
 void t_scale(void);
 
 #endif

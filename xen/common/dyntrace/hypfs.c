@@ -14,6 +14,7 @@
  * (which enter every child and ask its size) skip building it too.
  */
 
+#include <xen/bitmap.h>
 #include <xen/bug.h>
 #include <xen/ctype.h>
 #include <xen/err.h>
@@ -74,6 +75,18 @@ struct dt_file {
  * traced functions refuse security livepatches.
  */
 
+/*
+ * The word a failing write is logged with (error_log): set by the write
+ * handlers, which HypFS's write lock serialises.
+ */
+#define BAD_WORD_MAX 64
+static char bad_word[BAD_WORD_MAX];
+
+static void set_bad_word(const char *w)
+{
+    safe_strcpy(bad_word, w);
+}
+
 /* Copy a written string: NUL-terminated exactly at its end, at most max. */
 static char *copy_string(XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
                          unsigned int ulen, unsigned int max, int *rc)
@@ -121,11 +134,15 @@ static int cf_check tracer_write(struct hypfs_entry_leaf *leaf,
     int rc = livepatch_check_permission();
 
     if ( rc )
+    {
+        set_bad_word("(the livepatch permission)");
         return rc;
+    }
     buf = copy_string(uaddr, ulen, leaf->e.max_size, &rc);
     if ( !buf )
         return rc;
     strip_trailing_space(buf);
+    set_bad_word(buf);
     t = dt_tracer_find(buf);
     xfree(buf);
     if ( !t )
@@ -152,11 +169,15 @@ static int set_write(enum dt_set which, struct hypfs_entry_leaf *leaf,
     unsigned long *map = NULL, *cur = NULL;
     unsigned int base = DT_SET_REPLACE, nr = dt_sites_nr();
     char *text = NULL, *buf, *first;
+    const char *bad = NULL;
     bool edit;
     int rc = livepatch_check_permission();
 
     if ( rc )
+    {
+        set_bad_word("(the livepatch permission)");
         return rc;
+    }
     buf = copy_string(uaddr, ulen, leaf->e.max_size, &rc);
     if ( !buf )
         return rc;
@@ -173,9 +194,13 @@ static int set_write(enum dt_set which, struct hypfs_entry_leaf *leaf,
     if ( !edit )
         base = DT_SET_REPLACE;
     rc = dt_sites_parse(buf, map, cur,
-                        which == DT_FILTER ? dt_site_usable : any_site);
+                        which == DT_FILTER ? dt_site_usable : any_site, &bad);
     if ( rc )
+    {
+        if ( bad )
+            set_bad_word(bad);
         goto out;
+    }
     rc = -ENOMEM;
     text = dt_sites_names(map);
     if ( !text )
@@ -217,7 +242,10 @@ static int cf_check tracing_on_write(struct hypfs_entry_leaf *leaf,
     if ( copy_from_guest(&val, uaddr, 1) )
         return -EFAULT;
     if ( val > 1 )
+    {
+        snprintf(bad_word, sizeof(bad_word), "%u", val);
         return -EINVAL;
+    }
 
     return dt_state_set_on(val);
 }
@@ -238,11 +266,149 @@ static int cf_check trace_write(struct hypfs_entry_leaf *leaf,
     return dt_state_clear();
 }
 
+/*
+ * ---- error_log ----
+ *
+ * ftrace's error_log: the last ERRLOG_ENTRIES failed writes to /tracing,
+ * oldest first, each naming the file, the word that failed (when the
+ * handler knows it) and why.  Errors of the patch operation itself, which
+ * runs after the write's HypFS call (-ETIMEDOUT, -EAGAIN, a bad site), are
+ * returned by the write and logged on Xen's console, not here.
+ */
+#define ERRLOG_ENTRIES 16
+#define ERRLOG_LINE    (BAD_WORD_MAX + 128)
+
+static DEFINE_SPINLOCK(errlog_lock);
+static char errlog[ERRLOG_ENTRIES][ERRLOG_LINE];
+static unsigned int errlog_next, errlog_count;
+
+static const struct {
+    int rc;
+    const char *why;
+} errlog_why[] = {
+    { -ENOENT,  "no such function, or a pattern that matches none" },
+    { -EPERM,   "not traceable, or not permitted" },
+    { -EEXIST,  "rewritten by a livepatch" },
+    { -EINVAL,  "invalid value" },
+    { -ENOSPC,  "longer than the file takes" },
+    { -ENODATA, "no function to trace" },
+    { -EBUSY,   "another operation in progress, or the set changed" },
+    { -EDOM,    "not a boolean" },
+    { -EACCES,  "permission denied" },
+    { -ENOMEM,  "out of memory" },
+    { -EFAULT,  "bad address" },
+};
+
+static void errlog_add(const char *file, int rc, unsigned int ulen)
+{
+    const char *why = "error";
+    char word[BAD_WORD_MAX + 16];
+    s_time_t now = NOW();
+    unsigned int i;
+
+    for ( i = 0; i < ARRAY_SIZE(errlog_why); i++ )
+        if ( errlog_why[i].rc == rc )
+            why = errlog_why[i].why;
+    if ( bad_word[0] )
+        snprintf(word, sizeof(word), "'%s'", bad_word);
+    else
+        snprintf(word, sizeof(word), "(%u bytes)", ulen);
+
+    spin_lock(&errlog_lock);
+    snprintf(errlog[errlog_next], ERRLOG_LINE,
+             "[%5lu.%06lu] %s: %s: %s (%d)\n",
+             (unsigned long)(now / SECONDS(1)),
+             (unsigned long)((now % SECONDS(1)) / 1000), file, word, why, rc);
+    errlog_next = (errlog_next + 1) % ERRLOG_ENTRIES;
+    if ( errlog_count < ERRLOG_ENTRIES )
+        errlog_count++;
+    spin_unlock(&errlog_lock);
+}
+
+static int cf_check errlog_build(struct dyntrace_text *t)
+{
+    unsigned int i, first;
+    int rc;
+
+    rc = dyntrace_text_alloc(t, ERRLOG_ENTRIES * ERRLOG_LINE + 1);
+    if ( rc )
+        return rc;
+    spin_lock(&errlog_lock);
+    first = (errlog_next + ERRLOG_ENTRIES - errlog_count) % ERRLOG_ENTRIES;
+    for ( i = 0; i < errlog_count; i++ )
+        dyntrace_text_printf(t, ERRLOG_ENTRIES * ERRLOG_LINE + 1, "%s",
+                             errlog[(first + i) % ERRLOG_ENTRIES]);
+    spin_unlock(&errlog_lock);
+
+    return 0;
+}
+
+static int cf_check errlog_write(struct hypfs_entry_leaf *leaf,
+                                 XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                 unsigned int ulen)
+{
+    char *buf;
+    int rc;
+
+    /* As trace: "" clears. */
+    buf = copy_string(uaddr, ulen, leaf->e.max_size, &rc);
+    if ( !buf )
+        return rc;
+    xfree(buf);
+
+    spin_lock(&errlog_lock);
+    errlog_next = errlog_count = 0;
+    spin_unlock(&errlog_lock);
+
+    return 0;
+}
+
 /* ---- reads ---- */
 
 static int cf_check trace_build(struct dyntrace_text *t)
 {
     return dt_state_tracer()->print(t);
+}
+
+/*
+ * enabled_functions (ftrace's): each patched entry, the tracer its
+ * callback belongs to, and the bytes the entry holds.
+ */
+static void enabled_line(struct dyntrace_text *t, unsigned long max,
+                         unsigned int i, const char *tracer)
+{
+    uint8_t expect[DYNTRACE_SITE_SIZE], actual[DYNTRACE_SITE_SIZE];
+    unsigned int b;
+
+    arch_dyntrace_site_bytes(dt_site_addr(i), true, expect, actual);
+    dyntrace_text_printf(t, max, "%s (1) ->%s", dt_site_name(i), tracer);
+    for ( b = 0; b < DYNTRACE_SITE_SIZE; b++ )
+        dyntrace_text_printf(t, max, " %02x", actual[b]);
+    dyntrace_text_printf(t, max, "\n");
+}
+
+static int cf_check enabled_build(struct dyntrace_text *t)
+{
+    /*
+     * The traced bits change only in the rendezvous, which cannot run its
+     * action while this hypercall runs on another CPU.
+     */
+    const unsigned long *traced = dt_sites_traced();
+    const char *tracer = dt_state_tracer()->name;
+    unsigned int i, nr = dt_sites_nr();
+    unsigned long max = 1;
+    int rc;
+
+    for ( i = 0; i < nr; i++ )
+        if ( test_bit(i, traced) )
+            max += strlen(dt_site_name(i)) + strlen(tracer) +
+                   8 + 3 * DYNTRACE_SITE_SIZE;
+    rc = dyntrace_text_alloc(t, max);
+    for ( i = 0; !rc && i < nr; i++ )
+        if ( test_bit(i, traced) )
+            enabled_line(t, max, i, tracer);
+
+    return rc;
 }
 
 static int __init cf_check tracers_init(struct hypfs_entry_leaf *leaf)
@@ -295,6 +461,11 @@ static const struct dt_file dt_files[] = {
     { .name = "trace", .type = XEN_HYPFS_TYPE_STRING,
       .max_write = TRACE_MAX_WRITE, .build = trace_build,
       .write = trace_write, .retry = true },
+    { .name = "enabled_functions", .type = XEN_HYPFS_TYPE_STRING,
+      .build = enabled_build },
+    { .name = "error_log", .type = XEN_HYPFS_TYPE_STRING,
+      .max_write = TRACE_MAX_WRITE, .build = errlog_build,
+      .write = errlog_write },
 };
 
 #define NR_FILES ARRAY_SIZE(dt_files)
@@ -310,6 +481,22 @@ static const struct dt_file *file_of(const struct hypfs_entry *e)
     ASSERT(l >= leaves && l < leaves + NR_FILES);
 
     return &dt_files[l - leaves];
+}
+
+/* Every write: its handler, and error_log if it fails. */
+static int cf_check logged_write(struct hypfs_entry_leaf *leaf,
+                                 XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                 unsigned int ulen)
+{
+    const struct dt_file *f = file_of(&leaf->e);
+    int rc;
+
+    bad_word[0] = '\0';
+    rc = f->write(leaf, uaddr, ulen);
+    if ( rc < 0 )
+        errlog_add(f->name, rc, ulen);
+
+    return rc;
 }
 
 /* The snapshot of one HypFS operation on a dynamic leaf. */
@@ -526,7 +713,7 @@ static int __init cf_check dyntrace_hypfs_init(void)
         struct hypfs_entry_leaf *l = &leaves[i];
 
         fn->findentry = hypfs_leaf_findentry;
-        fn->write = f->write ?: hypfs_write_deny;
+        fn->write = f->write ? logged_write : hypfs_write_deny;
         if ( f->build )
         {
             fn->enter = snap_enter;

@@ -187,7 +187,7 @@ int dt_sites_select(const char *word, unsigned long *map,
  * it starts from cur and edits it in place.
  */
 int dt_sites_parse(char *text, unsigned long *map, const unsigned long *cur,
-                   dt_site_pred_t *usable)
+                   dt_site_pred_t *usable, const char **bad)
 {
     char *p = text, *word;
     bool first = true;
@@ -209,7 +209,10 @@ int dt_sites_parse(char *text, unsigned long *map, const unsigned long *cur,
             rc = dt_sites_select(*word == '+' ? word + 1 : word, map, usable,
                                  true);
         if ( rc )
+        {
+            *bad = word;
             return rc;
+        }
     }
 
     return 0;

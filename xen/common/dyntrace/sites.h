@@ -34,10 +34,11 @@ int dt_sites_select(const char *word, unsigned long *map,
  * Parse a set written in the filter language (sites.c) into map: words
  * applied left to right; "!word" removes, "+word" or "word" adds; a text
  * whose first word starts with '+' or '!' edits cur, any other replaces it.
- * text is modified.  Errors as dt_sites_select().
+ * text is modified.  Errors as dt_sites_select(); *bad then points to the
+ * word that failed (inside text).
  */
 int dt_sites_parse(char *text, unsigned long *map, const unsigned long *cur,
-                   dt_site_pred_t *usable);
+                   dt_site_pred_t *usable, const char **bad);
 
 /* The names of the sites in map (all if NULL), one per line; xfree() it. */
 char *dt_sites_names(const unsigned long *map);
