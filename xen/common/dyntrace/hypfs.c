@@ -69,8 +69,9 @@ struct dt_file {
  * ---- writes ----
  *
  * HypFS lets in a domain with XSM's hypfs_op permission.  The writes that
- * rewrite hypervisor text (current_tracer, set_function_filter) also need
- * the permission of a livepatch operation (livepatch_check_permission()):
+ * rewrite hypervisor text (current_tracer, set_function_filter,
+ * set_function_notrace) also need the permission of a livepatch operation
+ * (may_patch()):
  * under a FLASK policy, HypFS access alone must not patch text nor make
  * traced functions refuse security livepatches.
  */
@@ -85,6 +86,17 @@ static char bad_word[BAD_WORD_MAX];
 static void set_bad_word(const char *w)
 {
     safe_strcpy(bad_word, w);
+}
+
+/* Writes that patch text: does the writer hold the livepatch permission? */
+static int may_patch(void)
+{
+    int rc = livepatch_check_permission();
+
+    if ( rc )
+        set_bad_word("(the livepatch permission)");
+
+    return rc;
 }
 
 /* Copy a written string: NUL-terminated exactly at its end, at most max. */
@@ -131,13 +143,10 @@ static int cf_check tracer_write(struct hypfs_entry_leaf *leaf,
 {
     struct tracer *t;
     char *buf;
-    int rc = livepatch_check_permission();
+    int rc = may_patch();
 
     if ( rc )
-    {
-        set_bad_word("(the livepatch permission)");
         return rc;
-    }
     buf = copy_string(uaddr, ulen, leaf->e.max_size, &rc);
     if ( !buf )
         return rc;
@@ -171,13 +180,10 @@ static int set_write(enum dt_set which, struct hypfs_entry_leaf *leaf,
     char *text = NULL, *buf, *first;
     const char *bad = NULL;
     bool edit;
-    int rc = livepatch_check_permission();
+    int rc = may_patch();
 
     if ( rc )
-    {
-        set_bad_word("(the livepatch permission)");
         return rc;
-    }
     buf = copy_string(uaddr, ulen, leaf->e.max_size, &rc);
     if ( !buf )
         return rc;
@@ -189,10 +195,9 @@ static int set_write(enum dt_set which, struct hypfs_entry_leaf *leaf,
     cur = xzalloc_array(unsigned long, BITS_TO_LONGS(nr));
     if ( !map || !cur )
         goto out;
-    base = dt_state_set_copy(which, cur);
     /* An edit in place must find the set it was computed from. */
-    if ( !edit )
-        base = DT_SET_REPLACE;
+    if ( edit )
+        base = dt_state_set_copy(which, cur);
     rc = dt_sites_parse(buf, map, cur,
                         which == DT_FILTER ? dt_site_usable : any_site, &bad);
     if ( rc )
@@ -250,20 +255,27 @@ static int cf_check tracing_on_write(struct hypfs_entry_leaf *leaf,
     return dt_state_set_on(val);
 }
 
-static int cf_check trace_write(struct hypfs_entry_leaf *leaf,
-                                XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
-                                unsigned int ulen)
+/* trace, error_log: max_size is 1, so the only string that fits is "". */
+static int empty_string(struct hypfs_entry_leaf *leaf,
+                        XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                        unsigned int ulen)
 {
     char *buf;
     int rc;
 
-    /* max_size is 1: the only string that fits is "". */
     buf = copy_string(uaddr, ulen, leaf->e.max_size, &rc);
-    if ( !buf )
-        return rc;
     xfree(buf);
 
-    return dt_state_clear();
+    return rc;
+}
+
+static int cf_check trace_write(struct hypfs_entry_leaf *leaf,
+                                XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                unsigned int ulen)
+{
+    int rc = empty_string(leaf, uaddr, ulen);
+
+    return rc ?: dt_state_clear();
 }
 
 /*
@@ -347,14 +359,10 @@ static int cf_check errlog_write(struct hypfs_entry_leaf *leaf,
                                  XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
                                  unsigned int ulen)
 {
-    char *buf;
-    int rc;
+    int rc = empty_string(leaf, uaddr, ulen);
 
-    /* As trace: "" clears. */
-    buf = copy_string(uaddr, ulen, leaf->e.max_size, &rc);
-    if ( !buf )
+    if ( rc )
         return rc;
-    xfree(buf);
 
     spin_lock(&errlog_lock);
     errlog_next = errlog_count = 0;
