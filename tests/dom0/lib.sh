@@ -104,11 +104,21 @@ check_trace_wellformed() {
     [ "$bad" = 0 ] || { record_lines "$1" | grep -vE '^ *(d[0-9]+v[0-9]+|<idle>) \[[0-9]{3}\] [d.][h.][z.] +[0-9]+\.[0-9]{6}: [^ ]+ <-[^ ]+$' | head -3; fail "$bad malformed record lines"; }
 }
 
-# reset_tracing: back to the boot state (nop, no filter, off, empty).
+# tracing_cpumask as this boot started (every CPU): the first test saves it.
+[ -f /tmp/cpumask.boot ] || xenhypfs cat $T/tracing_cpumask >/tmp/cpumask.boot 2>/dev/null || true
+
+# reset_tracing: back to the boot state (nop, no filter, no trigger, every
+# domain and CPU, off, empty).
 reset_tracing() {
     xenhypfs write $T/tracing_on 0
     xenhypfs write $T/set_function_notrace ""
     xenhypfs write $T/set_function_filter ""
+    # Triggers stay until removed one by one ("!name:command").
+    for trig in $(xenhypfs cat $T/set_function_filter | grep ':'); do
+        xenhypfs write $T/set_function_filter "!${trig%:*}"
+    done
+    xenhypfs write $T/set_domain_filter ""
+    [ -s /tmp/cpumask.boot ] && xenhypfs write $T/tracing_cpumask "$(cat /tmp/cpumask.boot)"
     xenhypfs write $T/current_tracer nop
     xenhypfs write $T/trace ""
 }
@@ -131,6 +141,9 @@ save_state() {
         echo "tracer=$(xenhypfs cat $T/current_tracer)"
         echo "filter=$(xenhypfs cat $T/set_function_filter | tr '\n' ' ')"
         echo "notrace=$(xenhypfs cat $T/set_function_notrace | tr '\n' ' ')"
+        echo "domains=$(xenhypfs cat $T/set_domain_filter)"
+        echo "cpumask=$(xenhypfs cat $T/tracing_cpumask)"
+        echo "enabled=$(xenhypfs cat $T/enabled_functions | tr '\n' ' ')"
         echo "on=$(xenhypfs cat $T/tracing_on)"
         xenhypfs cat $T/trace | grep -v '^#'
     } >"$1"

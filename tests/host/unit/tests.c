@@ -21,7 +21,7 @@
 #include "unit.h"
 
 #define NF     64               /* functions of the fake image */
-#define NR_TRACING_FILES 9      /* the files of /tracing */
+#define NR_TRACING_FILES 11     /* the files of /tracing */
 #define NCPUS  4
 
 static unsigned long want[BITS_TO_LONGS(IMG_MAX_FUNCS)];
@@ -542,7 +542,8 @@ static int boot_outcome(unsigned int k)
     {
         static const char *const leaves[NR_TRACING_FILES] = {
             "available_tracers", "current_tracer", "available_functions",
-            "set_function_filter", "set_function_notrace", "tracing_on",
+            "set_function_filter", "set_function_notrace",
+            "set_domain_filter", "tracing_cpumask", "tracing_on",
             "trace", "enabled_functions", "error_log",
         };
         char *s = tool_read(leaves[i]);

@@ -15,6 +15,7 @@
 #include <xen/xmalloc.h>
 
 #include "ring.h"
+#include "scope.h"
 
 /* One binary record of the function tracer: 32 bytes on 64-bit. */
 struct dyntrace_record {
@@ -43,9 +44,14 @@ struct dyntrace_record {
 /* Room for "d<domid>v<vcpu>" or "<idle>". */
 #define CONTEXT_MAX 16
 
+/*
+ * Recording on or off: dt_recording says whether the callback writes
+ * (dt_state_set_on()); the buffers keep taking records, and holding each
+ * one in turn drains the callbacks still writing.
+ */
 static int cf_check rings_set_on(bool on)
 {
-    return dt_rings_set_on(on);
+    return dt_rings_set_on(true);
 }
 
 static int cf_check rings_clear(void)
@@ -280,9 +286,21 @@ static void cf_check function_call(unsigned long ip, unsigned long parent_ip,
     const struct vcpu *v;
     unsigned int cpu, flags = irqs_off ? DT_FLAG_IRQS_OFF : 0;
 
+    if ( !ACCESS_ONCE(dt_recording) )
+        return;
     rec = dt_ring_reserve(&r, &cpu, sizeof(*rec));
     if ( !rec )
         return;
+    /*
+     * Turned off while we reserved: pairs with the smp_mb() between the
+     * store and the drain in dt_state_set_on().  The reservation's cmpxchg
+     * is the full barrier on this side.
+     */
+    if ( unlikely(!ACCESS_ONCE(dt_recording)) )
+    {
+        dt_ring_cancel(r);
+        return;
+    }
 
     if ( in_irq() )
         flags |= DT_FLAG_IN_IRQ;

@@ -43,6 +43,10 @@
 #define TRACER_MAX_WRITE 64
 /* trace takes only "": one byte. */
 #define TRACE_MAX_WRITE  1
+/* set_domain_filter: its longest words, and room for whitespace. */
+#define DOMAINS_MAX_WRITE 512
+/* tracing_cpumask: NR_CPUS bits in 32-bit groups of 8 digits and a comma. */
+#define CPUMASK_MAX_WRITE (DIV_ROUND_UP(NR_CPUS, 32) * 9 + 64)
 /* How long an unread trace snapshot is kept for a retry, from its making. */
 #define RETRY_KEEP       SECONDS(2)
 
@@ -157,7 +161,7 @@ static int cf_check tracer_write(struct hypfs_entry_leaf *leaf,
     if ( !t )
         return -EINVAL;
 
-    return dt_request(t, DT_FILTER, NULL, NULL, DT_SET_REPLACE);
+    return dt_request(&(struct dt_change){ .tracer = t });
 }
 
 /* Sites a notrace set may name: any (it only takes sites away). */
@@ -167,17 +171,71 @@ static bool any_site(unsigned int i)
 }
 
 /*
+ * Take the triggers ("[!]name:command[:count]") out of a filter text into
+ * a copy of the committed scope (*base: its version), blanking them in
+ * text: they add to (with '!': remove from) the triggers and leave the set
+ * of functions alone.  NULL if there are none, or on error (*rc).
+ */
+static struct dt_scope *take_triggers(char *text, unsigned int *base,
+                                      int *rc)
+{
+    struct dt_scope *s = NULL;
+    char *p = text;
+
+    *rc = 0;
+    while ( *(p += strspn(p, " \t\n")) )
+    {
+        size_t len = dt_word_len(p);
+        bool remove = *p == '!';
+        char word[BAD_WORD_MAX];
+
+        if ( !memchr(p, ':', len) )
+        {
+            p += len;
+            continue;
+        }
+        snprintf(word, sizeof(word), "%.*s", (int)len, p);
+        set_bad_word(word);
+        *rc = -EINVAL;
+        if ( len >= sizeof(word) )
+            goto fail;
+        if ( !s )
+        {
+            *rc = -ENOMEM;
+            s = xmalloc(struct dt_scope);
+            if ( !s )
+                goto fail;
+            *base = dt_state_scope_copy(s);
+        }
+        *rc = dt_scope_parse_trigger(s, word + (remove || *p == '+'), remove,
+                                     dt_site_usable);
+        if ( *rc )
+            goto fail;
+        memset(p, ' ', len);
+        p += len;
+    }
+    bad_word[0] = '\0';
+
+    return s;
+
+ fail:
+    xfree(s);
+    return NULL;
+}
+
+/*
  * A set of functions in the filter language (dt_sites_parse()): replacing
  * the committed set, or edited in place when the first word starts with '+'
- * or '!'.
+ * or '!'.  The filter also takes triggers (take_triggers()).
  */
 static int set_write(enum dt_set which, struct hypfs_entry_leaf *leaf,
                      XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
                      unsigned int ulen)
 {
     unsigned long *map = NULL, *cur = NULL;
-    unsigned int base = DT_SET_REPLACE, nr = dt_sites_nr();
+    unsigned int base = DT_SET_REPLACE, nr = dt_sites_nr(), scope_base = 0;
     char *text = NULL, *buf, *first;
+    struct dt_scope *scope = NULL;
     const char *bad = NULL;
     bool edit;
     int rc = may_patch();
@@ -187,8 +245,21 @@ static int set_write(enum dt_set which, struct hypfs_entry_leaf *leaf,
     buf = copy_string(uaddr, ulen, leaf->e.max_size, &rc);
     if ( !buf )
         return rc;
+    if ( which == DT_FILTER )
+    {
+        scope = take_triggers(buf, &scope_base, &rc);
+        if ( rc )
+            goto out;
+    }
     first = buf + strspn(buf, " \t\n");
     edit = *first == '+' || *first == '!';
+    /* Only triggers: the set is unchanged. */
+    if ( scope && !*first )
+    {
+        xfree(buf);
+        return dt_request(&(struct dt_change){
+            .scope = scope, .scope_base = scope_base });
+    }
 
     rc = -ENOMEM;
     map = xzalloc_array(unsigned long, BITS_TO_LONGS(nr));
@@ -213,9 +284,12 @@ static int set_write(enum dt_set which, struct hypfs_entry_leaf *leaf,
 
     xfree(cur);
     xfree(buf);
-    return dt_request(NULL, which, map, text, base);
+    return dt_request(&(struct dt_change){
+        .which = which, .map = map, .text = text, .base = base,
+        .scope = scope, .scope_base = scope_base });
 
  out:
+    xfree(scope);
     xfree(map);
     xfree(cur);
     xfree(buf);
@@ -234,6 +308,69 @@ static int cf_check notrace_write(struct hypfs_entry_leaf *leaf,
                                   unsigned int ulen)
 {
     return set_write(DT_NOTRACE, leaf, uaddr, ulen);
+}
+
+/*
+ * set_domain_filter, tracing_cpumask: a new scope, from the committed one
+ * with the file's part replaced.  They rewrite no text (no livepatch
+ * permission needed); while entries are patched the scope is installed in
+ * the rendezvous, so that no callback sees half of it.
+ */
+static int scope_write(bool cpumask, struct hypfs_entry_leaf *leaf,
+                       XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                       unsigned int ulen)
+{
+    struct dt_scope *s;
+    unsigned int base;
+    const char *bad = NULL;
+    char *buf;
+    int rc;
+
+    buf = copy_string(uaddr, ulen, leaf->e.max_size, &rc);
+    if ( !buf )
+        return rc;
+    s = xmalloc(struct dt_scope);
+    rc = -ENOMEM;
+    if ( !s )
+        goto out;
+    base = dt_state_scope_copy(s);
+    rc = cpumask ? dt_scope_parse_cpumask(s, buf, &bad)
+                 : dt_scope_parse_domains(s, buf, &bad);
+    if ( rc )
+    {
+        if ( bad )
+        {
+            char word[BAD_WORD_MAX];
+
+            /* The word alone (parse_cpumask leaves text unsplit). */
+            snprintf(word, sizeof(word), "%.*s",
+                     (int)dt_word_len(bad), bad);
+            set_bad_word(word);
+        }
+        goto out;
+    }
+    xfree(buf);
+
+    return dt_request(&(struct dt_change){ .scope = s, .scope_base = base });
+
+ out:
+    xfree(s);
+    xfree(buf);
+    return rc;
+}
+
+static int cf_check domains_write(struct hypfs_entry_leaf *leaf,
+                                  XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                  unsigned int ulen)
+{
+    return scope_write(false, leaf, uaddr, ulen);
+}
+
+static int cf_check cpumask_write(struct hypfs_entry_leaf *leaf,
+                                  XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                  unsigned int ulen)
+{
+    return scope_write(true, leaf, uaddr, ulen);
 }
 
 static int cf_check tracing_on_write(struct hypfs_entry_leaf *leaf,
@@ -309,6 +446,7 @@ static const struct {
     { -EACCES,  "permission denied" },
     { -ENOMEM,  "out of memory" },
     { -EFAULT,  "bad address" },
+    { -EOPNOTSUPP, "not supported" },
 };
 
 static void errlog_add(const char *file, int rc, unsigned int ulen)
@@ -372,6 +510,38 @@ static int cf_check errlog_write(struct hypfs_entry_leaf *leaf,
 }
 
 /* ---- reads ---- */
+
+static int scope_text(bool cpumask, struct dyntrace_text *t)
+{
+    struct dt_scope *s = xmalloc(struct dt_scope);
+    unsigned int max = cpumask ? DT_SCOPE_CPUMASK_TEXT : DT_SCOPE_DOMAINS_TEXT;
+    int rc = -ENOMEM;
+
+    if ( s )
+        rc = dyntrace_text_alloc(t, max);
+    if ( !rc )
+    {
+        dt_state_scope_copy(s);
+        if ( cpumask )
+            dt_scope_cpumask_text(s, t->buf);
+        else
+            dt_scope_domains_text(s, t->buf);
+        t->len = strlen(t->buf) + 1;
+    }
+    xfree(s);
+
+    return rc;
+}
+
+static int cf_check domains_build(struct dyntrace_text *t)
+{
+    return scope_text(false, t);
+}
+
+static int cf_check cpumask_build(struct dyntrace_text *t)
+{
+    return scope_text(true, t);
+}
 
 static int cf_check trace_build(struct dyntrace_text *t)
 {
@@ -463,6 +633,12 @@ static const struct dt_file dt_files[] = {
     { .name = "set_function_notrace", .type = XEN_HYPFS_TYPE_STRING,
       .max_write = SET_MAX_WRITE, .fits_names = true,
       .build = dt_state_notrace_text, .write = notrace_write },
+    { .name = "set_domain_filter", .type = XEN_HYPFS_TYPE_STRING,
+      .max_write = DOMAINS_MAX_WRITE, .build = domains_build,
+      .write = domains_write },
+    { .name = "tracing_cpumask", .type = XEN_HYPFS_TYPE_STRING,
+      .max_write = CPUMASK_MAX_WRITE, .build = cpumask_build,
+      .write = cpumask_write },
     { .name = "tracing_on", .type = XEN_HYPFS_TYPE_BOOL,
       .max_write = sizeof(bool), .init = tracing_on_init,
       .write = tracing_on_write },

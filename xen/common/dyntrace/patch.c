@@ -58,8 +58,9 @@ static struct {
     char *text;
     unsigned int ver;
 } sets[DT_NR_SETS];
+/* The scope's version (dt_state_scope_copy()); dt_scope is the value. */
+static unsigned int scope_ver;
 static bool op_pending;
-static bool tracing_on_val;
 static unsigned int trace_gen;
 
 /* The one pending operation (op_pending). */
@@ -68,6 +69,7 @@ static struct {
     enum dt_set which;          /* the set that changes, if map */
     unsigned long *map;         /* that set after it (NULL: unchanged) */
     char *text;
+    struct dt_scope *scope;     /* the scope after it (NULL: unchanged) */
     unsigned long *want;        /* patched sites after the operation */
     unsigned long *orig;        /* patched sites before it */
     bool switching;             /* tracer changes: clear the buffers */
@@ -111,13 +113,31 @@ int dt_state_tracer_name(struct dyntrace_text *t)
     return rc;
 }
 
+/* A set's names; for the filter, followed by the triggers, one per line. */
 static int set_text(enum dt_set which, struct dyntrace_text *t)
 {
-    int rc;
+    char *triggers = NULL;
+    const char *names;
+    int rc = 0;
 
     spin_lock(&state_lock);
-    rc = copy_text(sets[which].text ?: "", t);
+    names = sets[which].text ?: "";
+    if ( which == DT_FILTER && dt_scope.nr_triggers )
+        rc = dt_scope_triggers_text(&dt_scope, &triggers);
+    if ( !rc && triggers )
+    {
+        t->len = strlen(names) + 1 + strlen(triggers) + 1;
+        t->buf = vmalloc(t->len);
+        if ( t->buf )
+            snprintf(t->buf, t->len, "%s%s%s", names, *names ? "\n" : "",
+                     triggers);
+        else
+            rc = -ENOMEM;
+    }
+    else if ( !rc )
+        rc = copy_text(names, t);
     spin_unlock(&state_lock);
+    xfree(triggers);
 
     return rc;
 }
@@ -154,9 +174,21 @@ static void commit_set(enum dt_set which, unsigned long *map, char **text)
     sets[which].ver++;
 }
 
+unsigned int dt_state_scope_copy(struct dt_scope *s)
+{
+    unsigned int ver;
+
+    spin_lock(&state_lock);
+    dt_scope_copy(s);
+    ver = scope_ver;
+    spin_unlock(&state_lock);
+
+    return ver;
+}
+
 const bool *dt_state_on(void)
 {
-    return &tracing_on_val;
+    return &dt_recording;
 }
 
 unsigned int dt_state_gen(void)
@@ -170,20 +202,35 @@ unsigned int dt_state_gen(void)
     return gen;
 }
 
+/*
+ * Recording on or off: dt_recording, which the callbacks test before they
+ * reserve a slot and again once they hold it, then the tracer's set_on(),
+ * which drains the writers still at work.  The full barrier between them
+ * pairs with the callback's reservation (a cmpxchg): a callback that takes
+ * a buffer after the drain sees the new value.  So once this returns no
+ * callback records any more.  Triggers change dt_recording too, without a
+ * drain.  A failed drain (CPU hotplug) restores the previous value.
+ */
 int dt_state_set_on(bool on)
 {
     struct tracer *t = dt_state_tracer();
-    int rc = t->set_on ? t->set_on(on) : 0;
+    bool was = ACCESS_ONCE(dt_recording);
+    int rc;
 
-    if ( !rc )
+    write_atomic(&dt_recording, on);
+    smp_mb();
+    rc = t->set_on ? t->set_on(on) : 0;
+    if ( rc )
     {
-        spin_lock(&state_lock);
-        tracing_on_val = on;
-        trace_gen++;
-        spin_unlock(&state_lock);
+        write_atomic(&dt_recording, was);
+        return rc;
     }
 
-    return rc;
+    spin_lock(&state_lock);
+    trace_gen++;
+    spin_unlock(&state_lock);
+
+    return 0;
 }
 
 int dt_state_clear(void)
@@ -292,6 +339,8 @@ static int cf_check apply_quiesced(void *unused)
     {
         dt_tracer_set_active(bitmap_empty(patched, nr) ? NULL
                                                        : req.tracer->func);
+        if ( req.scope )
+            dt_scope_install(req.scope);
         if ( req.switching )
             dt_rings_reset_quiesced();
     }
@@ -307,8 +356,10 @@ static void free_request(void)
     xfree(req.want);
     xfree(req.orig);
     xfree(req.text);
+    xfree(req.scope);
     req.map = req.want = req.orig = NULL;
     req.text = NULL;
+    req.scope = NULL;
 }
 
 /*
@@ -323,7 +374,7 @@ static long cf_check patch_continuation(void *unused)
 {
     unsigned int nr = dt_sites_nr();
     bool change = !bitmap_equal(req.want, dt_sites_traced(), nr) ||
-                  req.switching;
+                  req.switching || req.scope;
     int rc = 0;
 
     /* CPU 0's idle vCPU, IRQs on: what livepatch_run_quiesced() needs. */
@@ -372,6 +423,8 @@ static long cf_check patch_continuation(void *unused)
         cur_tracer = req.tracer;
         if ( req.map )
             commit_set(req.which, req.map, &req.text);
+        if ( req.scope )
+            scope_ver++;
     }
     /*
      * req belongs to the pending operation: free it before the next writer
@@ -387,13 +440,14 @@ static long cf_check patch_continuation(void *unused)
     return rc;
 }
 
-int dt_request(struct tracer *t, enum dt_set which, unsigned long *map,
-               char *text, unsigned int base)
+int dt_request(struct dt_change *c)
 {
     unsigned int nr = dt_sites_nr();
     unsigned long *want = xzalloc_array(unsigned long, BITS_TO_LONGS(nr));
     unsigned long *orig = xzalloc_array(unsigned long, BITS_TO_LONGS(nr));
     const unsigned long *filter, *excluded;
+    const struct dt_scope *scope;
+    struct tracer *t;
     int rc = -ENOMEM;
 
     if ( !want || !orig )
@@ -404,39 +458,55 @@ int dt_request(struct tracer *t, enum dt_set which, unsigned long *map,
      * from is the state it will be applied to.
      */
     spin_lock(&state_lock);
-    if ( !t )
-        t = cur_tracer;
+    t = c->tracer ?: cur_tracer;
     rc = -EBUSY;
     if ( op_pending )
         goto unlock;
-    /* An in-place edit of a set that changed since it was read. */
-    if ( map && base != DT_SET_REPLACE && base != sets[which].ver )
+    /* An in-place edit of a set, or a scope, that changed since read. */
+    if ( c->map && c->base != DT_SET_REPLACE && c->base != sets[c->which].ver )
         goto unlock;
-    filter = map && which == DT_FILTER ? map : sets[DT_FILTER].map;
-    excluded = map && which == DT_NOTRACE ? map : sets[DT_NOTRACE].map;
-    /* The functions traced: the filter minus notrace. */
+    if ( c->scope && c->scope_base != scope_ver )
+        goto unlock;
+    filter = c->map && c->which == DT_FILTER ? c->map : sets[DT_FILTER].map;
+    excluded = c->map && c->which == DT_NOTRACE ? c->map
+                                                : sets[DT_NOTRACE].map;
+    scope = c->scope ?: &dt_scope;
+    /* The functions traced: the filter minus notrace, and the triggers'. */
     if ( t->uses_filter )
+    {
         bitmap_andnot(want, filter, excluded, nr);
+        dt_scope_trigger_sites(scope, want);
+    }
     /* Tracing all functions does not exist yet: a filter is required. */
     rc = -ENODATA;
-    if ( !map && t->uses_filter && bitmap_empty(want, nr) )
+    if ( !c->map && !c->scope && t->uses_filter && bitmap_empty(want, nr) )
         goto unlock;
     if ( !t->func )
         bitmap_zero(want, nr);
-    if ( t == cur_tracer && bitmap_equal(want, dt_sites_traced(), nr) )
+    /*
+     * Nothing to patch (e.g. the filter under nop), and no callback that
+     * could read the scope: commit now.
+     */
+    if ( t == cur_tracer && bitmap_equal(want, dt_sites_traced(), nr) &&
+         (!c->scope || bitmap_empty(want, nr)) )
     {
-        /* Nothing to patch (e.g. the filter under nop): commit now. */
-        if ( map )
-            commit_set(which, map, &text);
+        if ( c->map )
+            commit_set(c->which, c->map, &c->text);
+        if ( c->scope )
+        {
+            dt_scope_install(c->scope);
+            scope_ver++;
+        }
         rc = 0;
         goto unlock;
     }
     op_pending = true;
     req.switching = t != cur_tracer;
     req.tracer = t;
-    req.which = which;
-    req.map = map;
-    req.text = text;
+    req.which = c->which;
+    req.map = c->map;
+    req.text = c->text;
+    req.scope = c->scope;
     req.want = want;
     req.orig = orig;
     req.tries = 0;
@@ -463,8 +533,9 @@ int dt_request(struct tracer *t, enum dt_set which, unsigned long *map,
  out:
     xfree(want);
     xfree(orig);
-    xfree(map);
-    xfree(text);
+    xfree(c->map);
+    xfree(c->text);
+    xfree(c->scope);
 
     return rc;
 }
@@ -495,5 +566,9 @@ int __init dt_state_init(void)
             return -ENOMEM;
     }
 
-    return 0;
+    /*
+     * The buffers take records from now on; dt_recording (off) decides
+     * whether the callbacks write them.
+     */
+    return cur_tracer->set_on ? cur_tracer->set_on(true) : 0;
 }

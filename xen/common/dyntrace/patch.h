@@ -8,6 +8,8 @@
 
 #include <xen/dyntrace.h>
 
+#include "scope.h"
+
 /* Once the tracers are registered: -ENODEV if the tracer is absent. */
 int dt_state_init(void);
 
@@ -31,7 +33,7 @@ enum dt_set {
 unsigned int dt_state_set_copy(enum dt_set which, unsigned long *map);
 /* dt_request()'s base for a set that replaces the committed one. */
 #define DT_SET_REPLACE (~0u)
-/* Where the committed tracing_on value is kept (for HypFS to read). */
+/* Where the tracing_on value is kept (for HypFS to read): dt_recording. */
 const bool *dt_state_on(void);
 /*
  * Bumped by every change a reader of trace could see: a clear, a tracer
@@ -44,15 +46,32 @@ int dt_state_set_on(bool on);
 int dt_state_clear(void);
 
 /*
- * Ask for a patch operation towards tracer t (NULL: the committed one) and,
- * if map, set which becoming map with the names text (ownership of both
- * passes here).  base: DT_SET_REPLACE, or the version dt_state_set_copy()
- * returned if map was edited from the committed set (-EBUSY if that set
- * changed since).  The functions traced are the filter minus notrace.
- * Called under the HypFS write lock; the operation itself runs in a
- * continuation on CPU 0 after the lock is dropped.
+ * A change of the committed state, asked for by a HypFS write (ownership of
+ * map, text and scope passes to dt_request()).
  */
-int dt_request(struct tracer *t, enum dt_set which, unsigned long *map,
-               char *text, unsigned int base);
+struct dt_change {
+    struct tracer *tracer;      /* the tracer after it; NULL: the committed */
+    enum dt_set which;          /* the set that becomes map, if map */
+    unsigned long *map;
+    char *text;                 /* map's names, as read back */
+    /*
+     * DT_SET_REPLACE, or the version dt_state_set_copy() returned if map was
+     * edited from the committed set (-EBUSY if that set changed since).
+     */
+    unsigned int base;
+    struct dt_scope *scope;     /* the scope after it, or NULL */
+    unsigned int scope_base;    /* dt_state_scope_copy()'s version */
+};
+
+/*
+ * Ask for a patch operation making the change.  The functions traced are
+ * the filter minus notrace, plus the triggers' functions.  Called under the
+ * HypFS write lock; the operation itself runs in a continuation on CPU 0
+ * after the lock is dropped (or at once if no entry is or becomes patched).
+ */
+int dt_request(struct dt_change *c);
+
+/* Copy the committed scope into s; returns its version (dt_request()). */
+unsigned int dt_state_scope_copy(struct dt_scope *s);
 
 #endif /* DYNTRACE_PATCH_H */

@@ -123,6 +123,18 @@ static inline void dt_ring_commit(struct dt_ring *r)
     write_atomic(&r->status, RING_READY);
 }
 
+/*
+ * Give back a reserved slot unused: nothing was written, the count is
+ * unchanged.  No barrier: the slot holds nothing to publish.
+ */
+static inline void dt_ring_cancel(struct dt_ring *r)
+{
+    ASSERT(!local_irq_is_enabled());
+    ASSERT(read_atomic(&r->status) == RING_WRITING);
+
+    write_atomic(&r->status, RING_READY);
+}
+
 void dt_rings_reset_quiesced(void);
 int dt_rings_set_on(bool on);
 int dt_rings_clear(void);

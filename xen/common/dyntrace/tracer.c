@@ -11,6 +11,7 @@
 #include <asm/atomic.h>
 #include <asm/system.h>
 
+#include "scope.h"
 #include "tracer.h"
 
 /* Tracers that can be registered. */
@@ -68,7 +69,9 @@ void dt_tracer_set_active(dyntrace_func_t *fn)
 
 /*
  * Called by the trampoline from every traced function: read the active
- * callback once and run it with IRQs off.
+ * callback once; if the scope lets the call through (before any other
+ * work: a call filtered out is cheap), run the callback, then the
+ * function's triggers, with IRQs off.
  */
 void dyntrace_dispatch(unsigned long ip, unsigned long parent_ip)
 {
@@ -76,12 +79,14 @@ void dyntrace_dispatch(unsigned long ip, unsigned long parent_ip)
     unsigned long flags;
     bool irqs_off;
 
-    if ( !fn )
+    if ( !fn || !dt_scope_allows() )
         return;
 
     irqs_off = !local_irq_is_enabled();
     local_irq_save(flags);
     fn(ip, parent_ip, irqs_off);
+    if ( unlikely(ACCESS_ONCE(dt_scope.nr_triggers)) )
+        dt_scope_fire_triggers(ip);
     local_irq_restore(flags);
 }
 

@@ -12,6 +12,7 @@
 #include <xen/types.h>
 #include <asm/hardirq.h>
 
+#define DOMID_FIRST_RESERVED 0x7FF0U
 #define DOMID_IDLE 0x7FFFU
 
 struct stub_hcall;

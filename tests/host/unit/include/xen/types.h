@@ -17,15 +17,21 @@ typedef uint16_t domid_t;
 typedef int64_t s_time_t;
 #define PRI_stime PRId64
 
+#ifndef INT_MAX
+#define INT_MAX ((int)(~0U >> 1))
+#endif
 #ifndef UINT_MAX
 #define UINT_MAX (~0U)
 #endif
 
 #define BITS_PER_LONG 64
 #define BITS_TO_LONGS(bits) (((bits) + BITS_PER_LONG - 1) / BITS_PER_LONG)
+#define DECLARE_BITMAP(name, bits) unsigned long name[BITS_TO_LONGS(bits)]
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
 
 /* xen/compiler.h */
 #define cf_check
+#define always_inline inline __attribute__((__always_inline__))
 #define __read_mostly
 #define __used        __attribute__((__used__))
 #define likely(x)     __builtin_expect(!!(x), 1)

@@ -1,0 +1,418 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xen-dyntrace: the scope of tracing.
+ *
+ * - set_domain_filter: words "dN" (domain N), "dNvM" (its vCPU M), "idle"
+ *   (the idle vCPUs), each optionally preceded by '!'.  Calls are recorded
+ *   while the running vCPU matches one word without '!' (or there is none)
+ *   and no word with '!'.  Empty: every domain.
+ * - tracing_cpumask: the physical CPUs calls are recorded on, in hex (the
+ *   format of Linux's tracing_cpumask: 32-bit groups separated by commas).
+ * - Triggers ("name:traceoff[:count]", "name:traceon[:count]"): when name
+ *   runs, turn recording (tracing_on) off or on, up to count times.
+ * - Recording on or off (tracing_on): dt_recording.
+ *
+ * The dispatcher reads the live scope (dt_scope) without a lock: a write
+ * builds a new value and the patch operation installs it while no callback
+ * can be running (see scope.h).  Only dt_recording and the triggers' counts
+ * change under running callbacks, each with single atomic accesses.
+ */
+
+#include <xen/bitmap.h>
+#include <xen/cpumask.h>
+#include <xen/ctype.h>
+#include <xen/errno.h>
+#include <xen/lib.h>
+#include <xen/vmap.h>
+#include <xen/xmalloc.h>
+#include <asm/atomic.h>
+#include <asm/system.h>
+
+#include "scope.h"
+#include "sites.h"
+
+/* Bits of dt_scope.active. */
+#define ACTIVE_DOMAINS  (1u << 0)
+#define ACTIVE_CPUS     (1u << 1)
+#define ACTIVE_TRIGGERS (1u << 2)
+
+/* Room for one rule's word: "!d32752v65534", a space and a NUL. */
+#define RULE_TEXT_MAX 16
+
+struct dt_scope dt_scope = {
+    .all_cpus = true,
+    .cpus = { [0 ... BITS_TO_LONGS(NR_CPUS) - 1] = ~0UL },
+};
+bool dt_recording;
+
+static const char *const trigger_cmds[] = {
+    [DT_TRIGGER_TRACEOFF] = "traceoff",
+    [DT_TRIGGER_TRACEON] = "traceon",
+};
+
+/*
+ * The dispatcher, IRQs off, after the tracer's callback (ftrace's
+ * traceoff/traceon probes): a trigger fires, and uses one of its count,
+ * only if it changes the recording state.  Callbacks on other CPUs may
+ * record a few more calls after a traceoff (they passed the test already).
+ */
+void dt_scope_fire_triggers(unsigned long ip)
+{
+    unsigned int i, nr = dt_scope.nr_triggers;
+
+    for ( i = 0; i < nr; i++ )
+    {
+        struct dt_trigger *t = &dt_scope.trigger[i];
+        bool on = t->cmd == DT_TRIGGER_TRACEON;
+        int left;
+
+        if ( t->ip != ip || ACCESS_ONCE(dt_recording) == on )
+            continue;
+        do {
+            left = ACCESS_ONCE(t->left);
+            if ( !left )
+                break;
+        } while ( left != DT_TRIGGER_UNLIMITED &&
+                  cmpxchg(&t->left, left, left - 1) != left );
+        if ( left )
+            write_atomic(&dt_recording, on);
+    }
+}
+
+void dt_scope_copy(struct dt_scope *s)
+{
+    unsigned int i;
+
+    *s = dt_scope;
+    for ( i = 0; i < s->nr_triggers; i++ )
+        s->trigger[i].left = ACCESS_ONCE(dt_scope.trigger[i].left);
+}
+
+static unsigned int active_bits(const struct dt_scope *s)
+{
+    return (s->nr_in + s->nr_out ? ACTIVE_DOMAINS : 0) |
+           (s->all_cpus ? 0 : ACTIVE_CPUS) |
+           (s->nr_triggers ? ACTIVE_TRIGGERS : 0);
+}
+
+void dt_scope_install(const struct dt_scope *s)
+{
+    dt_scope = *s;
+    dt_scope.active = active_bits(s);
+}
+
+void dt_scope_trigger_sites(const struct dt_scope *s, unsigned long *map)
+{
+    unsigned int i;
+
+    for ( i = 0; i < s->nr_triggers; i++ )
+        __set_bit(s->trigger[i].site, map);
+}
+
+/* A decimal number of at most max, ending at *end. */
+static bool parse_num(const char *p, const char **end, unsigned long max,
+                      unsigned long *val)
+{
+    const char *q = p;
+
+    *val = 0;
+    while ( isdigit((unsigned char)*q) )
+    {
+        *val = *val * 10 + (*q - '0');
+        if ( *val > max )
+            return false;
+        q++;
+    }
+    *end = q;
+
+    return q != p && (q - p == 1 || *p != '0');
+}
+
+/* One word of set_domain_filter, without its '!'. */
+static bool parse_rule(const char *w, struct dt_scope_rule *r)
+{
+    unsigned long dom, vcpu = DT_SCOPE_ANY_VCPU;
+    const char *p;
+
+    if ( !strcmp(w, "idle") )
+        dom = DOMID_IDLE;
+    else if ( *w != 'd' ||
+              !parse_num(w + 1, &p, DOMID_FIRST_RESERVED - 1, &dom) )
+        return false;
+    else if ( *p == 'v' )
+    {
+        if ( !parse_num(p + 1, &p, DT_SCOPE_ANY_VCPU - 1, &vcpu) || *p )
+            return false;
+    }
+    else if ( *p )
+        return false;
+
+    r->key = (dom << 16) | (vcpu == DT_SCOPE_ANY_VCPU ? 0 : vcpu);
+    r->mask = vcpu == DT_SCOPE_ANY_VCPU ? 0xffff0000u : 0xffffffffu;
+
+    return true;
+}
+
+static bool has_rule(const struct dt_scope_rule *rules, unsigned int nr,
+                     const struct dt_scope_rule *r)
+{
+    unsigned int i;
+
+    for ( i = 0; i < nr; i++ )
+        if ( rules[i].key == r->key && rules[i].mask == r->mask )
+            return true;
+
+    return false;
+}
+
+int dt_scope_parse_domains(struct dt_scope *s, char *text, const char **bad)
+{
+    struct dt_scope_rule in[DT_SCOPE_RULES], out[DT_SCOPE_RULES];
+    unsigned int nr_in = 0, nr_out = 0;
+    char *p = text, *word;
+
+    while ( (word = strsep(&p, " \t\n")) != NULL )
+    {
+        bool excl = *word == '!';
+        struct dt_scope_rule r;
+
+        if ( !*word )
+            continue;
+        *bad = word;
+        if ( !parse_rule(word + excl, &r) )
+            return -EINVAL;
+        if ( has_rule(excl ? out : in, excl ? nr_out : nr_in, &r) )
+            continue;
+        if ( nr_in + nr_out == DT_SCOPE_RULES )
+            return -ENOSPC;
+        if ( excl )
+            out[nr_out++] = r;
+        else
+            in[nr_in++] = r;
+    }
+
+    memcpy(s->rule, in, nr_in * sizeof(*in));
+    memcpy(s->rule + nr_in, out, nr_out * sizeof(*out));
+    s->nr_in = nr_in;
+    s->nr_out = nr_out;
+
+    return 0;
+}
+
+int dt_scope_parse_cpumask(struct dt_scope *s, char *text, const char **bad)
+{
+    unsigned int bit = 0, digits = 0, nr = nr_cpu_ids, set = 0;
+    const char *p, *start = text + strspn(text, " \t\n"), *end;
+    DECLARE_BITMAP(cpus, NR_CPUS);
+
+    *bad = start;
+    end = start + dt_word_len(start);
+    if ( end == start || end[strspn(end, " \t\n")] )
+        return -EINVAL;
+
+    bitmap_zero(cpus, NR_CPUS);
+    /* From the last digit (CPUs 0-3) backwards; commas only separate. */
+    for ( p = end; p-- > start; )
+    {
+        unsigned int v, b;
+
+        if ( *p == ',' )
+        {
+            if ( p == start || p[-1] == ',' || p + 1 == end )
+                return -EINVAL;
+            continue;
+        }
+        if ( !isxdigit((unsigned char)*p) )
+            return -EINVAL;
+        v = isdigit((unsigned char)*p) ? *p - '0'
+                                       : tolower((unsigned char)*p) - 'a' + 10;
+        for ( b = 0; b < 4; b++, bit++ )
+        {
+            if ( !(v & (1u << b)) )
+                continue;
+            /* A CPU this machine cannot have. */
+            if ( bit >= nr )
+                return -EINVAL;
+            __set_bit(bit, cpus);
+            set++;
+        }
+        digits++;
+    }
+    if ( !digits )
+        return -EINVAL;
+
+    s->all_cpus = set == nr;
+    if ( s->all_cpus )
+        memset(s->cpus, 0xff, sizeof(s->cpus));
+    else
+        bitmap_copy(s->cpus, cpus, NR_CPUS);
+
+    return 0;
+}
+
+/* Removing a trigger: any site may be named. */
+static bool any_site(unsigned int i)
+{
+    return true;
+}
+
+static int find_site(const char *name, dt_site_pred_t *usable)
+{
+    unsigned int nr = dt_sites_nr(), i;
+    unsigned long *map = xzalloc_array(unsigned long, BITS_TO_LONGS(nr));
+    int rc;
+
+    if ( !map )
+        return -ENOMEM;
+    rc = strpbrk(name, "*?") ? -EINVAL
+                             : dt_sites_select(name, map, usable, true);
+    for ( i = 0; !rc && i < nr; i++ )
+        if ( test_bit(i, map) )
+            rc = i;
+    /* One site: "file.c#name" tells static functions of that name apart. */
+    for ( ; rc >= 0 && i < nr; i++ )
+        if ( test_bit(i, map) )
+            rc = -EINVAL;
+    xfree(map);
+
+    return rc;
+}
+
+int dt_scope_parse_trigger(struct dt_scope *s, char *word, bool remove,
+                           dt_site_pred_t *usable)
+{
+    char *name = word, *cmd, *count;
+    struct dt_trigger t = { .left = DT_TRIGGER_UNLIMITED };
+    unsigned int i;
+    int site;
+
+    cmd = strchr(word, ':');
+    *cmd++ = '\0';
+    count = strchr(cmd, ':');
+    if ( count )
+        *count++ = '\0';
+
+    if ( !strcmp(cmd, "stacktrace") )
+        return -EOPNOTSUPP;
+    for ( i = 0; i < ARRAY_SIZE(trigger_cmds); i++ )
+        if ( !strcmp(cmd, trigger_cmds[i]) )
+            break;
+    if ( i == ARRAY_SIZE(trigger_cmds) )
+        return -EINVAL;
+    t.cmd = i;
+
+    /* ":N", or as read back: ":count=N" / ":unlimited". */
+    if ( count && strcmp(count, "unlimited") )
+    {
+        unsigned long n;
+        const char *end;
+
+        if ( !strncmp(count, "count=", 6) )
+            count += 6;
+        if ( !parse_num(count, &end, INT_MAX, &n) || *end )
+            return -EINVAL;
+        t.left = n;
+    }
+
+    site = find_site(name, remove ? any_site : usable);
+    if ( site < 0 )
+        return site;
+    t.site = site;
+    t.ip = dt_site_addr(site);
+
+    /* One trigger per function and command: a new one replaces it. */
+    for ( i = 0; i < s->nr_triggers; i++ )
+        if ( s->trigger[i].site == t.site && s->trigger[i].cmd == t.cmd )
+            break;
+    if ( remove )
+    {
+        if ( i == s->nr_triggers )
+            return -ENOENT;
+        s->trigger[i] = s->trigger[--s->nr_triggers];
+        return 0;
+    }
+    if ( i == DT_SCOPE_TRIGGERS )
+        return -ENOSPC;
+    if ( i == s->nr_triggers )
+        s->nr_triggers++;
+    s->trigger[i] = t;
+
+    return 0;
+}
+
+static void rule_text(const struct dt_scope_rule *r, bool excl, char *buf)
+{
+    unsigned int dom = r->key >> 16, vcpu = r->key & 0xffff;
+    const char *bang = excl ? "!" : "";
+
+    if ( dom == DOMID_IDLE && r->mask == 0xffff0000u )
+        snprintf(buf, RULE_TEXT_MAX, "%sidle", bang);
+    else if ( r->mask == 0xffff0000u )
+        snprintf(buf, RULE_TEXT_MAX, "%sd%u", bang, dom);
+    else
+        snprintf(buf, RULE_TEXT_MAX, "%sd%uv%u", bang, dom, vcpu);
+}
+
+void dt_scope_domains_text(const struct dt_scope *s, char *buf)
+{
+    unsigned int i, nr = s->nr_in + s->nr_out;
+    size_t len = 0;
+
+    buf[0] = '\0';
+    for ( i = 0; i < nr; i++ )
+    {
+        char w[RULE_TEXT_MAX];
+
+        rule_text(&s->rule[i], i >= s->nr_in, w);
+        len += snprintf(buf + len, DT_SCOPE_DOMAINS_TEXT - len, "%s%s",
+                        i ? " " : "", w);
+    }
+}
+
+void dt_scope_cpumask_text(const struct dt_scope *s, char *buf)
+{
+    unsigned int nr = nr_cpu_ids, groups = DIV_ROUND_UP(nr, 32), g;
+    size_t len = 0;
+
+    /* Linux's format: the highest group first, 32 bits per group. */
+    for ( g = groups; g-- > 0; )
+    {
+        uint32_t v = 0;
+        unsigned int b;
+
+        for ( b = 0; b < 32 && g * 32 + b < nr; b++ )
+            if ( test_bit(g * 32 + b, s->cpus) )
+                v |= 1u << b;
+        len += snprintf(buf + len, DT_SCOPE_CPUMASK_TEXT - len,
+                        g == groups - 1 ? "%x" : ",%08x", v);
+    }
+}
+
+int dt_scope_triggers_text(const struct dt_scope *s, char **text)
+{
+    unsigned int i;
+    unsigned long len = 1;
+    char *out;
+
+    for ( i = 0; i < s->nr_triggers; i++ )
+        len += strlen(dt_site_name(s->trigger[i].site)) + 32;
+    out = xzalloc_array(char, len);
+    if ( !out )
+        return -ENOMEM;
+    for ( i = 0; i < s->nr_triggers; i++ )
+    {
+        const struct dt_trigger *t = &s->trigger[i];
+        size_t n = strlen(out);
+        int left = ACCESS_ONCE(t->left);
+
+        if ( left == DT_TRIGGER_UNLIMITED )
+            snprintf(out + n, len - n, "%s%s:%s:unlimited", n ? "\n" : "",
+                     dt_site_name(t->site), trigger_cmds[t->cmd]);
+        else
+            snprintf(out + n, len - n, "%s%s:%s:count=%d", n ? "\n" : "",
+                     dt_site_name(t->site), trigger_cmds[t->cmd], left);
+    }
+    *text = out;
+
+    return 0;
+}

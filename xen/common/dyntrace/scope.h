@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xen-dyntrace: the scope of tracing (scope.c): which calls reach the
+ * tracer (set_domain_filter, tracing_cpumask) and the triggers that turn
+ * recording off or on when a function runs.
+ */
+#ifndef DYNTRACE_SCOPE_H
+#define DYNTRACE_SCOPE_H
+
+#include <xen/bitmap.h>
+#include <xen/dyntrace.h>
+#include <xen/lib.h>
+#include <xen/sched.h>
+#include <xen/smp.h>
+#include <xen/types.h>
+
+#include "sites.h"
+
+/* Words of set_domain_filter; triggers. */
+#define DT_SCOPE_RULES    16
+#define DT_SCOPE_TRIGGERS 8
+/* A rule's vCPU when it names a whole domain. */
+#define DT_SCOPE_ANY_VCPU 0xffffu
+
+/* A running vCPU matches when (domid << 16 | vcpu_id) & mask == key. */
+struct dt_scope_rule {
+    uint32_t key;
+    uint32_t mask;
+};
+
+enum dt_trigger_cmd {
+    DT_TRIGGER_TRACEOFF,
+    DT_TRIGGER_TRACEON,
+};
+
+struct dt_trigger {
+    unsigned int site;          /* index in the sites table */
+    unsigned long ip;           /* that site's address */
+    enum dt_trigger_cmd cmd;
+    /* Firings left; DT_TRIGGER_UNLIMITED: no count given. */
+    int left;
+#define DT_TRIGGER_UNLIMITED (-1)
+};
+
+/*
+ * The scope, a value type: a write builds a new one from a copy of the
+ * live one (dt_scope_copy()) and the patch operation installs it whole.
+ * The live one (dt_scope) changes only while no callback can be running:
+ * inside the livepatch rendezvous, or when no entry is patched.
+ */
+struct dt_scope {
+    /* Non-zero when anything below narrows tracing: the fast path's test. */
+    unsigned int active;
+    unsigned int nr_in;         /* rule[0, nr_in): record only these */
+    unsigned int nr_out;        /* rule[nr_in, nr_in + nr_out): never these */
+    unsigned int nr_triggers;
+    struct dt_scope_rule rule[DT_SCOPE_RULES];
+    struct dt_trigger trigger[DT_SCOPE_TRIGGERS];
+    bool all_cpus;              /* cpus has every CPU set */
+    DECLARE_BITMAP(cpus, NR_CPUS);
+};
+
+extern struct dt_scope dt_scope;
+
+/*
+ * Recording on or off (tracing_on): the tracers' callbacks write records
+ * only while it is set (dt_state_set_on(), triggers).
+ */
+extern bool dt_recording;
+
+/* The running vCPU as a rule key. */
+static always_inline uint32_t dt_scope_key(const struct vcpu *v)
+{
+    return ((uint32_t)v->domain->domain_id << 16) | (uint16_t)v->vcpu_id;
+}
+
+static always_inline bool dt_scope_match(const struct dt_scope_rule *r,
+                                         uint32_t key)
+{
+    return (key & r->mask) == r->key;
+}
+
+/*
+ * Does the scope let this call reach the tracer?  The dispatcher asks it
+ * first, before any buffer work: with no scope set it costs one load and a
+ * branch.
+ */
+static always_inline bool dt_scope_allows(void)
+{
+    const struct dt_scope *s = &dt_scope;
+    unsigned int i, end;
+    uint32_t key;
+
+    if ( likely(!ACCESS_ONCE(s->active)) )
+        return true;
+
+    if ( !s->all_cpus && !test_bit(smp_processor_id(), s->cpus) )
+        return false;
+
+    end = s->nr_in + s->nr_out;
+    if ( !end )
+        return true;
+    key = dt_scope_key(current);
+    for ( i = 0; i < s->nr_in; i++ )
+        if ( dt_scope_match(&s->rule[i], key) )
+            break;
+    if ( s->nr_in && i == s->nr_in )
+        return false;
+    for ( i = s->nr_in; i < end; i++ )
+        if ( dt_scope_match(&s->rule[i], key) )
+            return false;
+
+    return true;
+}
+
+/* The dispatcher, after the tracer's callback: run ip's triggers. */
+void dt_scope_fire_triggers(unsigned long ip);
+
+/* Copy the live scope into s (the caller serialises with installs). */
+void dt_scope_copy(struct dt_scope *s);
+/* Make s the live scope: in the rendezvous, or with no entry patched. */
+void dt_scope_install(const struct dt_scope *s);
+/* Set in map the sites of s's triggers. */
+void dt_scope_trigger_sites(const struct dt_scope *s, unsigned long *map);
+
+/*
+ * Parse a set_domain_filter text (replacing the rules) / a tracing_cpumask
+ * text into s.  text is modified; on error *bad points into it.
+ * -EINVAL: a malformed word or mask; -ENOSPC: more than DT_SCOPE_RULES.
+ */
+int dt_scope_parse_domains(struct dt_scope *s, char *text, const char **bad);
+int dt_scope_parse_cpumask(struct dt_scope *s, char *text, const char **bad);
+/*
+ * Add ("name:cmd[:count]") or, with remove, take away ("!name:cmd") a
+ * trigger in s.  -ENOENT/-EPERM/-EEXIST: as a function name of the filter;
+ * -EINVAL: an unknown command or a bad count; -EOPNOTSUPP: a command Xen
+ * cannot run from a callback (stacktrace); -ENOSPC: DT_SCOPE_TRIGGERS are
+ * set.
+ */
+int dt_scope_parse_trigger(struct dt_scope *s, char *word, bool remove,
+                           dt_site_pred_t *usable);
+/* The length of the word at s: up to whitespace (Xen has no strcspn()). */
+static inline size_t dt_word_len(const char *s)
+{
+    const char *end = strpbrk(s, " \t\n");
+
+    return end ? end - s : strlen(s);
+}
+
+
+/* The texts read back, into buffers of these sizes. */
+#define DT_SCOPE_DOMAINS_TEXT (DT_SCOPE_RULES * 16 + 1)
+#define DT_SCOPE_CPUMASK_TEXT (DIV_ROUND_UP(NR_CPUS, 32) * 9 + 1)
+void dt_scope_domains_text(const struct dt_scope *s, char *buf);
+void dt_scope_cpumask_text(const struct dt_scope *s, char *buf);
+/* The triggers, one per line, as set_function_filter shows them. */
+int dt_scope_triggers_text(const struct dt_scope *s, char **text);
+
+#endif /* DYNTRACE_SCOPE_H */
