@@ -60,6 +60,7 @@ def main():
         r3 = float(ours["traced"]["ns_per_call"])
         r4 = float(base["xentrace"]["ns_per_call"])
         r5 = float(ours["traced_all"]["ns_per_call"])
+        r3b = float(ours["domfiltered"]["ns_per_call"]) if "domfiltered" in ours else None
         # Records per call: over every call made while recording (the
         # runs before three-measurement rows counted them against one).
         hits3 = (int(ours["traced_records"]["written"]) /
@@ -83,6 +84,11 @@ def main():
         print(f"| 3 | function tracer on {nfun3} functions of the path "
               f"({hits3:.2f} records per call) | {r3:.1f} | {r3 - r1:+.1f} | "
               f"{(r3 - r2) / hits3:.1f} | {ratio(r3 - r1)} |")
+        if r3b is not None:
+            nfun3b = int(ours["domfiltered_records"]["functions"])
+            print(f"| 3b | row 3 with dom0 filtered out (set_domain_filter !d0: "
+                  f"{nfun3b} calls per call, none recorded) | {r3b:.1f} | {r3b - r1:+.1f} | "
+                  f"{(r3b - r2) / nfun3b:.1f} per filtered call | |")
         print(f"| 4 | xentrace -e all on the baseline (2 hypercall events per call: "
               f"xen_version and the iret back to user space) | {r4:.1f} | {xt:+.1f} | "
               f"{xt / 2:.1f} | 1.00 |")
@@ -118,6 +124,8 @@ def main():
         summary = (f"bench: off_per_call={r2 - r1:.1f} traced_per_call={(r3 - r2) / hits3:.1f} "
                    f"xentrace_per_call={xt / 2:.1f} patch_all_ms={patch_all_ms:.2f} "
                    f"record_bytes={RECORD_BYTES}")
+        if r3b is not None:
+            summary += f" domfiltered_per_call={(r3b - r2) / nfun3b:.1f}"
     print()
     print(summary)
 

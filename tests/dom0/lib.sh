@@ -209,3 +209,54 @@ entry_is_untraced() {
     $LP unload xen_dyntrace_expect || return 1
     [ $ok = 1 ]
 }
+
+# start_domu NAME SUITE VCPUS: start an unprivileged domU (PV on x86_64, the
+# one guest type on Arm) with Debian's toolstack (xenstored, xenconsoled and
+# xl, started once per boot), from dom0's own kernel and root file system;
+# its /init runs the dom0 test directory SUITE (tests/dom0/SUITE) and ends
+# with a line DOMU-DONE.  Its console goes to
+# /var/log/xen/console/guest-NAME.log.
+start_domu() {
+    if [ ! -f /var/run/xenconsoled.pid ]; then
+        mkdir -p /var/run/xen /var/run/xenstored /var/lib/xen /var/lib/xenstored \
+            /var/log/xen/console /run/xen /var/lock
+        run xenstored --pid-file=/var/run/xenstored.pid
+        run xen-init-dom0
+        run xenconsoled --pid-file=/var/run/xenconsoled.pid --log=guest \
+            --log-dir=/var/log/xen/console
+    fi
+    # The domU's root: this dom0's own, without the pseudo file systems and
+    # the domU kernel.
+    if [ ! -f /tmp/domu.cpio.gz ]; then
+        (cd / && find . -xdev -path ./opt/dyntrace/domu -prune -o -print |
+            cpio -o -H newc 2>/dev/null | gzip) >/tmp/domu.cpio.gz
+        echo "domU image: $(wc -c </tmp/domu.cpio.gz) bytes"
+    fi
+    type=pv
+    [ "$(uname -m)" = aarch64 ] && type=pvh
+    cat >/tmp/$1.cfg <<CFG
+name = "$1"
+type = "$type"
+kernel = "/opt/dyntrace/domu/vmlinuz"
+ramdisk = "/tmp/domu.cpio.gz"
+extra = "console=hvc0 dyntrace_suite=$2"
+memory = 256
+vcpus = $3
+on_poweroff = "destroy"
+on_crash = "destroy"
+CFG
+    run xl create /tmp/$1.cfg
+    run xl list
+}
+
+# wait_domu NAME SECONDS: wait for the domU's DOMU-DONE; show its results.
+wait_domu() {
+    i=0
+    while [ $i -lt $2 ] && ! grep -q DOMU-DONE /var/log/xen/console/guest-$1.log 2>/dev/null; do
+        sleep 1
+        i=$((i + 1))
+    done
+    tr -d '\r' </var/log/xen/console/guest-$1.log | grep -E 'DOMU-RESULT|DOMU-DONE|DYNTRACE|FAIL' || true
+    grep -q DOMU-DONE /var/log/xen/console/guest-$1.log ||
+        { tail -30 /var/log/xen/console/guest-$1.log; fail "the domU $1 did not finish in $2 s"; }
+}

@@ -10,6 +10,9 @@ reset_tracing
 ver() { cat /sys/hypervisor/version/extra >/dev/null; }
 on() { xenhypfs cat $T/tracing_on; }
 last_fn() { record_lines "$1" | tail -n1 | sed 's/.*: \([^ ]*\) <-.*/\1/'; }
+# (dom0's kernel makes other xen_version calls now and then: count only
+# xen_extra_version, which only the reads of version/extra reach.)
+extra() { count_records "$1" xen_extra_version; }
 
 run xenhypfs write $T/set_function_filter 'do_xen_version xen_extra_version'
 run xenhypfs write $T/set_function_filter 'xen_extra_version:traceoff'
@@ -20,12 +23,14 @@ run xenhypfs write $T/current_tracer function
 run xenhypfs write $T/tracing_on 1
 ver
 expect_eq "tracing_on after the traceoff trigger" 0 "$(on)"
-ver; ver
 xenhypfs cat $T/trace >/tmp/tg.trace
-check_trace_wellformed /tmp/tg.trace
-cat /tmp/tg.trace
-expect_eq "records (one call, then off)" 2 "$(record_lines /tmp/tg.trace | wc -l)"
-expect_eq "the buffer ends at" xen_extra_version "$(last_fn /tmp/tg.trace)"
+ver; ver
+xenhypfs cat $T/trace >/tmp/tg2.trace
+check_trace_wellformed /tmp/tg2.trace
+cat /tmp/tg2.trace
+expect_eq "xen_extra_version records (one call, then off)" 1 "$(extra /tmp/tg2.trace)"
+expect_eq "the buffer ends at" xen_extra_version "$(last_fn /tmp/tg2.trace)"
+expect_eq "records added while off" "$(record_lines /tmp/tg.trace | wc -l)" "$(record_lines /tmp/tg2.trace | wc -l)"
 run xenhypfs write $T/tracing_on 1
 ver
 expect_eq "fires again (unlimited)" 0 "$(on)"
@@ -43,10 +48,10 @@ for i in 1 2 3 4; do
         fired=$((fired + 1))
         xenhypfs cat $T/trace >/tmp/tg.trace
         expect_eq "firing $fired: the buffer ends at" xen_extra_version "$(last_fn /tmp/tg.trace)"
-        expect_eq "firing $fired: records" 2 "$(record_lines /tmp/tg.trace | wc -l)"
+        expect_eq "firing $fired: xen_extra_version records" 1 "$(extra /tmp/tg.trace)"
     else
         xenhypfs cat $T/trace >/tmp/tg.trace
-        expect_eq "not fired: records of 2 calls" 4 "$(record_lines /tmp/tg.trace | wc -l)"
+        expect_eq "not fired: xen_extra_version records of 2 calls" 2 "$(extra /tmp/tg.trace)"
     fi
 done
 expect_eq "times the count-2 trigger fired" 2 "$fired"
@@ -69,7 +74,7 @@ expect_eq "tracing_on after the traceon trigger" 1 "$(on)"
 ver
 xenhypfs cat $T/trace >/tmp/tg.trace
 cat /tmp/tg.trace
-expect_eq "records after traceon (the second call)" 2 "$(record_lines /tmp/tg.trace | wc -l)"
+expect_eq "xen_extra_version records after traceon (the second call)" 1 "$(extra /tmp/tg.trace)"
 run xenhypfs write $T/tracing_on 0
 ver
 expect_eq "count used: no second traceon" 0 "$(on)"

@@ -975,3 +975,179 @@ void t_enabled_functions(void)
     free(s);
     ok(good, "enabled_functions: empty once the entries are put back");
 }
+
+/* ---- Issue 13: the scope (set_domain_filter, tracing_cpumask, triggers) ---- */
+
+/* One traced call of fn on cpu, made while v runs. */
+static void call_as(unsigned int cpu, struct vcpu *v, unsigned int fn)
+{
+    struct stub_ctx ctx;
+
+    stub_advance_to(stub_now_ns + 1000);
+    ctx = stub_ctx_enter(cpu, v, true);
+    dyntrace_dispatch(img_addr(fn), img_addr(3) + 0x11);
+    stub_ctx_restore(ctx);
+}
+
+/* Clear, then the calls of d1v0, d2v0, d2v1 (CPUs 0-2) and CPU 3's idle. */
+static unsigned int entries_after_calls(void)
+{
+    struct trace_info ti;
+
+    if ( tool_write("trace", "") )
+        return ~0u;
+    call_as(0, stub_guest_vcpu(1, 0), 2);
+    call_as(1, stub_guest_vcpu(2, 0), 2);
+    call_as(2, stub_guest_vcpu(2, 1), 2);
+    call_as(3, stub_idle_vcpu(3), 2);
+
+    return read_trace_info(&ti) ? ti.entries : ~0u;
+}
+
+void t_scope(void)
+{
+    static const struct {
+        const char *file, *value;
+        unsigned int entries;
+        const char *readback;
+    } cases[] = {
+        { "set_domain_filter", "", 4, "" },
+        { "set_domain_filter", "d2", 2, "d2" },
+        { "set_domain_filter", "d2v1", 1, "d2v1" },
+        { "set_domain_filter", "!d2", 2, "!d2" },
+        { "set_domain_filter", "idle", 1, "idle" },
+        { "set_domain_filter", " !d2v0\td2 idle d2 ", 2, "d2 idle !d2v0" },
+        { "set_domain_filter", "", 4, "" },
+        { "tracing_cpumask", "5", 2, "5" },
+        { "tracing_cpumask", "0", 0, "0" },
+        { "tracing_cpumask", "0000000f", 4, "f" },
+    };
+    unsigned int i, lp;
+    bool good = true;
+    char *s;
+
+    boot(NCPUS, NF);
+    /* The stubs' nr_cpu_ids is 8 (4 of them up). */
+    good &= read_is("set_domain_filter", "") && read_is("tracing_cpumask", "ff");
+    /* Nothing patched: installed at once, no rendezvous. */
+    lp = stub_lp_calls;
+    good &= tool_write("set_domain_filter", "d2") == 0 &&
+            stub_lp_calls == lp && read_is("set_domain_filter", "d2");
+    good &= start_tracing("gfunc_002");
+    for ( i = 0; i < ARRAY_SIZE(cases); i++ )
+    {
+        unsigned int n;
+
+        lp = stub_lp_calls;
+        if ( tool_write(cases[i].file, cases[i].value) ||
+             stub_lp_calls != lp + 1 )
+        {
+            diag("%s '%s' failed or took %u rendezvous", cases[i].file,
+                 cases[i].value, stub_lp_calls - lp);
+            good = false;
+            continue;
+        }
+        n = entries_after_calls();
+        if ( n != cases[i].entries ||
+             !read_is(cases[i].file, cases[i].readback) )
+        {
+            diag("%s '%s': %u entries (expected %u)", cases[i].file,
+                 cases[i].value, n, cases[i].entries);
+            good = false;
+        }
+    }
+    ok(good, "scope: set_domain_filter (dN, dNvM, !dN, idle) and "
+       "tracing_cpumask record only the calls they select; while entries "
+       "are patched each change takes one rendezvous");
+
+    good = true;
+    {
+        static const struct {
+            const char *file, *value;
+            long rc;
+        } bad[] = {
+            { "set_domain_filter", "dx", -EINVAL },
+            { "set_domain_filter", "d01", -EINVAL },
+            { "set_domain_filter", "d32752", -EINVAL },
+            { "set_domain_filter", "d1v65535", -EINVAL },
+            { "set_domain_filter", "!", -EINVAL },
+            { "set_domain_filter",
+              "d1 d2 d3 d4 d5 d6 d7 d8 d9 d10 d11 d12 d13 d14 d15 d16 d17",
+              -ENOSPC },
+            { "tracing_cpumask", "100", -EINVAL },
+            { "tracing_cpumask", "g", -EINVAL },
+            { "tracing_cpumask", "1,", -EINVAL },
+            { "tracing_cpumask", "1 1", -EINVAL },
+            { "tracing_cpumask", "", -EINVAL },
+        };
+
+        good &= tool_write("set_domain_filter", "d2") == 0;
+        for ( i = 0; i < ARRAY_SIZE(bad); i++ )
+        {
+            long rc = tool_write(bad[i].file, bad[i].value);
+
+            if ( rc != bad[i].rc )
+            {
+                diag("%s '%s': %ld", bad[i].file, bad[i].value, rc);
+                good = false;
+            }
+        }
+        good &= read_is("set_domain_filter", "d2") &&
+                read_is("tracing_cpumask", "f");
+        if ( !good )
+            diag("after the bad writes");
+    }
+    ok(good, "scope: malformed words and masks are refused and change "
+       "nothing");
+
+    /* Triggers. */
+    good = tool_write("set_domain_filter", "") == 0 &&
+           tool_write("set_function_filter", "gfunc_002 gfunc_003") == 0 &&
+           tool_write("set_function_filter", "gfunc_004:traceoff:2") == 0 &&
+           traced_exactly(fns(2, 3, 4, -1)) &&
+           read_is("set_function_filter",
+                   "gfunc_002\ngfunc_003\ngfunc_004:traceoff:count=2");
+    ok(good, "triggers: a trigger's function is patched and reads back "
+       "after the names");
+    {
+        unsigned int fired = 0, round;
+        struct trace_info ti;
+
+        for ( round = 0; round < 4; round++ )
+        {
+            uint8_t on = 1;
+
+            good &= tool_write("trace", "") == 0 &&
+                    tool_write_bool("tracing_on", 1) == 0;
+            call_as(0, stub_guest_vcpu(1, 0), 2);
+            call_as(1, stub_guest_vcpu(1, 1), 4);
+            call_as(0, stub_guest_vcpu(1, 0), 3);
+            s = tool_read("tracing_on");
+            if ( s )
+                on = s[0];
+            free(s);
+            good &= read_trace_info(&ti);
+            if ( !on )
+                fired++;
+            good &= ti.entries == (on ? 3u : 2u);
+        }
+        good &= fired == 2 &&
+                read_is("set_function_filter",
+                        "gfunc_002\ngfunc_003\ngfunc_004:traceoff:count=0");
+    }
+    ok(good, "triggers: traceoff:2 stops recording at its function twice, "
+       "then no more (the trace ends at it)");
+
+    good = tool_write("set_function_filter", "!gfunc_004:traceoff") == 0 &&
+           traced_exactly(fns(2, 3, -1)) &&
+           read_is("set_function_filter", "gfunc_002\ngfunc_003") &&
+           tool_write("set_function_filter", "gfunc_004:stacktrace") ==
+               -EOPNOTSUPP &&
+           tool_write("set_function_filter", "gfunc_004:bogus") == -EINVAL &&
+           tool_write("set_function_filter", "gfunc_0*:traceon") == -EINVAL &&
+           tool_write("set_function_filter", "!gfunc_004:traceon") ==
+               -ENOENT &&
+           read_is("set_function_filter", "gfunc_002\ngfunc_003");
+    ok(good, "triggers: '!name:cmd' removes one; stacktrace, unknown "
+       "commands, patterns and absent triggers are refused");
+}

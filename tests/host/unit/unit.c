@@ -391,6 +391,7 @@ static const struct test tests[] = {
     { "functional", "filter-language", t_filter_language },
     { "functional", "error-log", t_error_log },
     { "functional", "enabled-functions", t_enabled_functions },
+    { "functional", "scope", t_scope },
     { "scale", "scale", t_scale },
 };
 

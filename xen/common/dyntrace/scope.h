@@ -144,7 +144,7 @@ static inline size_t dt_word_len(const char *s)
 {
     const char *end = strpbrk(s, " \t\n");
 
-    return end ? end - s : strlen(s);
+    return end ? (size_t)(end - s) : strlen(s);
 }
 
 
