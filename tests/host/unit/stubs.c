@@ -16,6 +16,8 @@
 #include <xen/guest_access.h>
 #include <xen/lib.h>
 #include <xen/livepatch.h>
+
+#include "scope.h"
 #include <xen/sched.h>
 #include <xen/spinlock.h>
 #include <xen/time.h>
@@ -720,9 +722,16 @@ bool stub_in_irq(void)
         stub_nested_writes = 0;
         stub_nmi_count++;
         for ( i = 0; i < n; i++ )
-            dyntrace_dispatch(stub_nested_ip, stub_nested_parent);
+            stub_trampoline(stub_nested_ip, stub_nested_parent);
         stub_nmi_count--;
     }
 
     return stub_irq_count != 0;
+}
+
+void stub_trampoline(unsigned long ip, unsigned long parent_ip)
+{
+    if ( *(volatile unsigned int *)&dt_scope && !dyntrace_scope_entry() )
+        return;
+    dyntrace_dispatch(ip, parent_ip);
 }

@@ -682,7 +682,7 @@ void t_counters(void)
     stub_advance_to(t + MICROSECS(2));
     ctx = stub_ctx_enter(1, stub_guest_vcpu(1, 1), true);
     stub_nmi_count = 1;
-    dyntrace_dispatch(img_addr(4), img_addr(6) + 0x11);
+    stub_trampoline(img_addr(4), img_addr(6) + 0x11);
     stub_nmi_count = 0;
     stub_ctx_restore(ctx);
     record(2, 2, 3, t + MICROSECS(3));
@@ -985,7 +985,7 @@ static void call_as(unsigned int cpu, struct vcpu *v, unsigned int fn)
 
     stub_advance_to(stub_now_ns + 1000);
     ctx = stub_ctx_enter(cpu, v, true);
-    dyntrace_dispatch(img_addr(fn), img_addr(3) + 0x11);
+    stub_trampoline(img_addr(fn), img_addr(3) + 0x11);
     stub_ctx_restore(ctx);
 }
 

@@ -237,7 +237,7 @@ void record(unsigned int cpu, unsigned int fn, unsigned int caller,
 
     stub_advance_to(t);
     ctx = stub_ctx_enter(cpu, stub_guest_vcpu(1 + cpu % 3, cpu % 8), true);
-    dyntrace_dispatch(img_addr(fn), img_addr(caller) + 0x11);
+    stub_trampoline(img_addr(fn), img_addr(caller) + 0x11);
     stub_ctx_restore(ctx);
 }
 

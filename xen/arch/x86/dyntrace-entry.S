@@ -8,6 +8,12 @@
  * The argument registers and the other call-clobbered registers are live:
  * save them, call dyntrace_dispatch(ip, parent_ip), restore them, return to
  * the function body.  Flags are not live at a function's entry.
+ *
+ * When a scope is set (dt_scope.active, its first word, non-zero), it is
+ * tested first, before the registers are saved: dyntrace_scope_entry()
+ * preserves every register but %rax, so a call filtered out costs a push,
+ * a call and a pop (ARCH_DYNTRACE_SCOPE_IN_ENTRY; dyntrace_dispatch() then
+ * does not test it again).
  */
 
 #include <asm/asm_defns.h>
@@ -23,6 +29,9 @@
 
         .text
 FUNC(dyntrace_trampoline)
+        cmpl    $0, dt_scope(%rip)      /* dt_scope.active */
+        jne     .Lscoped
+.Ldispatch:
         push    %rax
         push    %rcx
         push    %rdx
@@ -49,5 +58,13 @@ FUNC(dyntrace_trampoline)
         pop     %rdx
         pop     %rcx
         pop     %rax
+        RET
+
+.Lscoped:
+        push    %rax
+        call    dyntrace_scope_entry    /* every register kept but %rax */
+        test    %al, %al
+        pop     %rax                    /* the flags are kept */
+        jnz     .Ldispatch
         RET
 END(dyntrace_trampoline)

@@ -19,6 +19,7 @@
  */
 
 #include <xen/bitmap.h>
+#include <xen/bug.h>
 #include <xen/cpumask.h>
 #include <xen/ctype.h>
 #include <xen/errno.h>
@@ -78,6 +79,16 @@ void dt_scope_fire_triggers(unsigned long ip)
             write_atomic(&dt_recording, on);
     }
 }
+
+#ifdef ARCH_DYNTRACE_SCOPE_IN_ENTRY
+bool ARCH_DYNTRACE_SCOPE_IN_ENTRY dyntrace_scope_entry(void)
+{
+    /* The trampoline tests active at offset 0 itself. */
+    BUILD_BUG_ON(offsetof(struct dt_scope, active));
+
+    return dt_scope_allows();
+}
+#endif
 
 void dt_scope_copy(struct dt_scope *s)
 {
@@ -165,6 +176,26 @@ static bool has_rule(const struct dt_scope_rule *rules, unsigned int nr,
     return false;
 }
 
+/* The rules' verdict for a whole domain, when no rule names a vCPU. */
+static void precompute_domains(struct dt_scope *s)
+{
+    unsigned int i, end = s->nr_in + s->nr_out;
+
+    s->by_domain = true;
+    for ( i = 0; i < end; i++ )
+        if ( s->rule[i].mask != 0xffff0000u )
+            s->by_domain = false;
+    /* No word without '!': every domain, minus those with '!'. */
+    memset(s->domains, s->nr_in ? 0 : 0xff, sizeof(s->domains));
+    if ( !s->by_domain )
+        return;
+    for ( i = 0; i < end; i++ )
+        if ( i < s->nr_in )
+            __set_bit(s->rule[i].key >> 16, s->domains);
+        else
+            __clear_bit(s->rule[i].key >> 16, s->domains);
+}
+
 int dt_scope_parse_domains(struct dt_scope *s, char *text, const char **bad)
 {
     struct dt_scope_rule in[DT_SCOPE_RULES], out[DT_SCOPE_RULES];
@@ -195,6 +226,7 @@ int dt_scope_parse_domains(struct dt_scope *s, char *text, const char **bad)
     memcpy(s->rule + nr_in, out, nr_out * sizeof(*out));
     s->nr_in = nr_in;
     s->nr_out = nr_out;
+    precompute_domains(s);
 
     return 0;
 }

@@ -79,8 +79,12 @@ void dyntrace_dispatch(unsigned long ip, unsigned long parent_ip)
     unsigned long flags;
     bool irqs_off;
 
-    if ( !fn || !dt_scope_allows() )
+    if ( !fn )
         return;
+#ifndef ARCH_DYNTRACE_SCOPE_IN_ENTRY
+    if ( !dt_scope_allows() )
+        return;
+#endif
 
     irqs_off = !local_irq_is_enabled();
     local_irq_save(flags);

@@ -56,6 +56,13 @@ const char *dyntrace_symbol(unsigned long addr, char *namebuf);
 
 /* Called from the architecture's trampoline. */
 void dyntrace_dispatch(unsigned long ip, unsigned long parent_ip);
+#ifdef ARCH_DYNTRACE_SCOPE_IN_ENTRY
+/*
+ * The trampoline's test of the scope, when one is set, before it calls
+ * dyntrace_dispatch() (which then does not test it).
+ */
+bool ARCH_DYNTRACE_SCOPE_IN_ENTRY dyntrace_scope_entry(void);
+#endif
 
 /*
  * Does [start, end) overlap a traced patch site?  For Livepatch's conflict

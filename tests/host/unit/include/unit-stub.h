@@ -138,4 +138,10 @@ unsigned long img_addr(unsigned int i);         /* entry = patch site */
 bool img_site_is_call(unsigned long site);      /* CALL to the trampoline */
 bool img_site_is_nop(unsigned long site);       /* the untraced NOP */
 
+/*
+ * What the x86 trampoline does (xen/arch/x86/dyntrace-entry.S): test the
+ * scope when one is set (its first word), then call the dispatcher.
+ */
+void stub_trampoline(unsigned long ip, unsigned long parent_ip);
+
 #endif

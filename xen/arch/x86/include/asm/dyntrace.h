@@ -45,6 +45,14 @@
 /* An untraced site: one 5-byte NOP (nopl 0x0(%rax,%rax,1)). */
 #define DYNTRACE_SITE_BYTES     { 0x0f, 0x1f, 0x44, 0x00, 0x00 }
 
+/*
+ * The trampoline tests the scope itself, before it saves any register:
+ * dyntrace_scope_entry() keeps every register but %rax (and the flags), so
+ * that a call the scope filters out costs no register saves.
+ */
+#define ARCH_DYNTRACE_SCOPE_IN_ENTRY \
+    __attribute__((__no_caller_saved_registers__))
+
 /* Is the callback running in NMI or machine-check context? */
 static inline bool arch_dyntrace_in_nmi(void)
 {

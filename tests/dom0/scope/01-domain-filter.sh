@@ -1,5 +1,5 @@
 # set_domain_filter with a running domU: records only while the running vCPU
-# matches the filter.  The domU (2 vCPUs, tests/dom0/domu-work) and dom0 both
+# matches the filter.  The domU (2 vCPUs, tests/dom0/domu-work, destroyed at the end) and dom0 both
 # make xen_version hypercalls (do_xen_version); do_softirq runs in the idle
 # vCPUs.  Checks the forms "dN", "!d0", "dNvM", "idle" and "!idle", the
 # empty filter (every domain), readback written back, and that malformed
@@ -7,12 +7,13 @@
 . /opt/dyntrace/tests/lib.sh
 reset_tracing
 start_domu work domu-work 2
+trap 'xl destroy work 2>/dev/null' EXIT
 D=$(xl domid work) || fail "no domid for the domU"
 echo "domU: d$D"
 log=/var/log/xen/console/guest-work.log
 i=0
-while [ $i -lt 180 ] && ! grep -q "DOMU-RESULT work" $log 2>/dev/null; do sleep 1; i=$((i + 1)); done
-grep "DOMU-RESULT work" $log || { tail -20 $log; fail "the domU did not start working in 180 s"; }
+while [ $i -lt 180 ] && ! grep -q "DOMU-WORKING" $log 2>/dev/null; do sleep 1; i=$((i + 1)); done
+grep "DOMU-WORKING" $log || { tail -20 $log; fail "the domU did not start working in 180 s"; }
 
 # contexts FILTER: record for a while with set_domain_filter FILTER (dom0
 # making hypercalls on each of its vCPUs meanwhile); print the contexts seen.
@@ -35,7 +36,7 @@ run xenhypfs write $T/current_tracer function
 c=$(contexts "")
 echo "every domain: $c"
 echo " $c" | grep -q " d0v" || fail "no dom0 record without a filter"
-echo " $c" | grep -q " d${D}v" || fail "no domU record without a filter"
+echo " $c" | grep -q " d${D}v" || { tail -20 $log; fail "no domU record without a filter"; }
 
 c=$(contexts "d$D")
 echo "d$D: $c"
@@ -79,6 +80,5 @@ cat /tmp/el
 grep -q "set_domain_filter: 'dx': invalid value" /tmp/el || fail "error_log does not name dx"
 grep -q "set_domain_filter: 'd17': " /tmp/el || fail "error_log does not name the 17th word"
 
-xl destroy work
 reset_tracing
 expect_eq "set_domain_filter after reset" "" "$(xenhypfs cat $T/set_domain_filter)"
