@@ -798,6 +798,15 @@ void t_rollback(void)
        ti.entries == 0,
        "defect 9: tracing stopped: tracing_on reads 0 and a call of the "
        "still-patched gfunc_002 records nothing");
+    {
+        char *ef = tool_read("enabled_functions");
+
+        ok(ef && !strncmp(ef, "gfunc_002 (1) ->(stopped) e8 ", 29) &&
+           !strchr(ef, '\n')[1],
+           "enabled_functions after the stop: the still-patched entry, "
+           "attached to no tracer");
+        free(ef);
+    }
 
 }
 

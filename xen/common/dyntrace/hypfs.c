@@ -572,7 +572,9 @@ static int cf_check enabled_build(struct dyntrace_text *t)
      * action while this hypercall runs on another CPU.
      */
     const unsigned long *traced = dt_sites_traced();
-    const char *tracer = dt_state_tracer()->name;
+    /* A bad site stopped tracing: the entries call no tracer's callback. */
+    const char *tracer = dt_tracer_is_active() ? dt_state_tracer()->name
+                                               : "(stopped)";
     unsigned int i, nr = dt_sites_nr();
     unsigned long max = 1;
     int rc;

@@ -67,6 +67,11 @@ void dt_tracer_set_active(dyntrace_func_t *fn)
     write_atomic(&active_func, fn);
 }
 
+bool dt_tracer_is_active(void)
+{
+    return ACCESS_ONCE(active_func);
+}
+
 /*
  * Called by the trampoline from every traced function: read the active
  * callback once; if the scope lets the call through (before any other

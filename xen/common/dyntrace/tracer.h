@@ -17,5 +17,7 @@ const char *dt_tracers_text(void);
  * livepatch rendezvous, or to turn tracing off.
  */
 void dt_tracer_set_active(dyntrace_func_t *fn);
+/* Is a callback active (false once a bad site stopped tracing)? */
+bool dt_tracer_is_active(void);
 
 #endif /* DYNTRACE_TRACER_H */
