@@ -12,8 +12,9 @@
  * When a scope is set (dt_scope.active, its first word, non-zero), it is
  * tested first, before the registers are saved: dyntrace_scope_entry()
  * preserves every register but %rax, so a call filtered out costs a push,
- * a call and a pop (ARCH_DYNTRACE_SCOPE_IN_ENTRY; dyntrace_dispatch() then
- * does not test it again).
+ * a call and a pop (ARCH_DYNTRACE_SCOPE_IN_ENTRY).  A call it lets through
+ * goes to dyntrace_dispatch_scoped(), which also runs the triggers (they
+ * make the scope active); neither dispatcher tests the scope again.
  */
 
 #include <asm/asm_defns.h>
@@ -27,11 +28,8 @@
 #define RET_TO_BODY     (SAVED_REGS * 8 + ALIGN_PAD)
 #define RET_TO_PARENT   (RET_TO_BODY + 8)
 
-        .text
-FUNC(dyntrace_trampoline)
-        cmpl    $0, dt_scope(%rip)      /* dt_scope.active */
-        jne     .Lscoped
-.Ldispatch:
+/* Save the live registers, call \dispatcher(ip, parent_ip), restore. */
+.macro DISPATCH dispatcher
         push    %rax
         push    %rcx
         push    %rdx
@@ -46,7 +44,7 @@ FUNC(dyntrace_trampoline)
         mov     RET_TO_BODY(%rsp), %rdi /* return address into the body */
         sub     $DYNTRACE_RET_TO_SITE, %rdi /* ip: the patch site */
         mov     RET_TO_PARENT(%rsp), %rsi /* parent_ip */
-        call    dyntrace_dispatch
+        call    \dispatcher
 
         add     $ALIGN_PAD, %rsp
         pop     %r11
@@ -58,6 +56,13 @@ FUNC(dyntrace_trampoline)
         pop     %rdx
         pop     %rcx
         pop     %rax
+.endm
+
+        .text
+FUNC(dyntrace_trampoline)
+        cmpl    $0, dt_scope(%rip)      /* dt_scope.active */
+        jne     .Lscoped
+        DISPATCH dyntrace_dispatch
         RET
 
 .Lscoped:
@@ -65,6 +70,8 @@ FUNC(dyntrace_trampoline)
         call    dyntrace_scope_entry    /* every register kept but %rax */
         test    %al, %al
         pop     %rax                    /* the flags are kept */
-        jnz     .Ldispatch
+        jz      .Lout
+        DISPATCH dyntrace_dispatch_scoped
+.Lout:
         RET
 END(dyntrace_trampoline)

@@ -81,12 +81,24 @@ void dt_scope_fire_triggers(unsigned long ip)
 }
 
 #ifdef ARCH_DYNTRACE_SCOPE_IN_ENTRY
+static noinline bool ARCH_DYNTRACE_SCOPE_IN_ENTRY scope_entry_slow(void)
+{
+    return dt_scope_allows();
+}
+
+/*
+ * The common case (rules on whole domains, every CPU) in a few registers;
+ * the rest in a function of its own, which keeps every register too.
+ */
 bool ARCH_DYNTRACE_SCOPE_IN_ENTRY dyntrace_scope_entry(void)
 {
     /* The trampoline tests active at offset 0 itself. */
     BUILD_BUG_ON(offsetof(struct dt_scope, active));
 
-    return dt_scope_allows();
+    if ( likely(dt_scope.domains_only) )
+        return test_bit(current->domain->domain_id, dt_scope.domains);
+
+    return scope_entry_slow();
 }
 #endif
 
@@ -110,6 +122,8 @@ void dt_scope_install(const struct dt_scope *s)
 {
     dt_scope = *s;
     dt_scope.active = active_bits(s);
+    dt_scope.domains_only = s->all_cpus && s->by_domain &&
+                            s->nr_in + s->nr_out;
 }
 
 void dt_scope_trigger_sites(const struct dt_scope *s, unsigned long *map)

@@ -64,6 +64,8 @@ struct dt_scope {
      */
     bool by_domain;
     DECLARE_BITMAP(domains, DOMID_IDLE + 1);
+    /* Rules on whole domains, every CPU: domains alone decides. */
+    bool domains_only;
 };
 
 extern struct dt_scope dt_scope;

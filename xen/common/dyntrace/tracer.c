@@ -78,7 +78,8 @@ bool dt_tracer_is_active(void)
  * work: a call filtered out is cheap), run the callback, then the
  * function's triggers, with IRQs off.
  */
-void dyntrace_dispatch(unsigned long ip, unsigned long parent_ip)
+static always_inline void dispatch(unsigned long ip, unsigned long parent_ip,
+                                   bool scoped)
 {
     dyntrace_func_t *fn = ACCESS_ONCE(active_func);
     unsigned long flags;
@@ -87,17 +88,34 @@ void dyntrace_dispatch(unsigned long ip, unsigned long parent_ip)
     if ( !fn )
         return;
 #ifndef ARCH_DYNTRACE_SCOPE_IN_ENTRY
-    if ( !dt_scope_allows() )
-        return;
+    if ( unlikely(ACCESS_ONCE(dt_scope.active)) )
+    {
+        if ( !dt_scope_allows() )
+            return;
+        scoped = true;
+    }
 #endif
 
     irqs_off = !local_irq_is_enabled();
     local_irq_save(flags);
     fn(ip, parent_ip, irqs_off);
-    if ( unlikely(ACCESS_ONCE(dt_scope.nr_triggers)) )
+    /* Triggers make the scope active: only a scoped call can have one. */
+    if ( scoped && ACCESS_ONCE(dt_scope.nr_triggers) )
         dt_scope_fire_triggers(ip);
     local_irq_restore(flags);
 }
+
+void dyntrace_dispatch(unsigned long ip, unsigned long parent_ip)
+{
+    dispatch(ip, parent_ip, false);
+}
+
+#ifdef ARCH_DYNTRACE_SCOPE_IN_ENTRY
+void dyntrace_dispatch_scoped(unsigned long ip, unsigned long parent_ip)
+{
+    dispatch(ip, parent_ip, true);
+}
+#endif
 
 int dyntrace_text_alloc(struct dyntrace_text *t, unsigned long max)
 {

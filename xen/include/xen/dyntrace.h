@@ -58,10 +58,13 @@ const char *dyntrace_symbol(unsigned long addr, char *namebuf);
 void dyntrace_dispatch(unsigned long ip, unsigned long parent_ip);
 #ifdef ARCH_DYNTRACE_SCOPE_IN_ENTRY
 /*
- * The trampoline's test of the scope, when one is set, before it calls
- * dyntrace_dispatch() (which then does not test it).
+ * The trampoline's test of the scope, when one is set (dt_scope.active),
+ * before it saves registers; if it passes, the trampoline calls
+ * dyntrace_dispatch_scoped() (which also runs triggers), otherwise
+ * dyntrace_dispatch().  Neither tests the scope again.
  */
 bool ARCH_DYNTRACE_SCOPE_IN_ENTRY dyntrace_scope_entry(void);
+void dyntrace_dispatch_scoped(unsigned long ip, unsigned long parent_ip);
 #endif
 
 /*
