@@ -68,7 +68,9 @@ expect_eq "readback" "d$D d${D}v1 idle !d0" "$(xenhypfs cat $T/set_domain_filter
 run xenhypfs write $T/set_domain_filter "$(xenhypfs cat $T/set_domain_filter)"
 expect_eq "written back" "d$D d${D}v1 idle !d0" "$(xenhypfs cat $T/set_domain_filter)"
 
-# Malformed words: refused, nothing changed, named in error_log.
+# Malformed words: refused, nothing changed, named in error_log.  (An empty
+# trace first: each check reads the whole state, trace included.)
+run xenhypfs write $T/trace ""
 run xenhypfs write $T/error_log ""
 bad_write "Invalid argument" $T/set_domain_filter "d$D dx"
 bad_write "Invalid argument" $T/set_domain_filter "d32752"
