@@ -1159,4 +1159,16 @@ void t_scope(void)
            read_is("set_function_filter", "gfunc_002\ngfunc_003");
     ok(good, "triggers: '!name:cmd' removes one; stacktrace, unknown "
        "commands, patterns and absent triggers are refused");
+
+    good = tool_write("set_function_filter", "") == 0 &&
+           tool_write("set_function_filter", "gfunc_004:traceon") == 0 &&
+           read_is("set_function_filter", "gfunc_004:traceon:unlimited") &&
+           tool_write("current_tracer", "functoin\n\x01\xff") == -EINVAL;
+    s = tool_read("error_log");
+    good &= s && strstr(s, "current_tracer: 'functoin\x3f\x3f\x3f': invalid value");
+    if ( s && !good )
+        diag("error_log: %s", s);
+    free(s);
+    ok(good, "triggers alone read back with their exact size; error_log "
+       "shows control and non-ASCII bytes of a bad word as '?'");
 }

@@ -194,6 +194,14 @@ char *tool_read(const char *leaf)
         if ( !rc )
         {
             buf[len] = '\0';
+            /* A string's size is its length and one NUL, exactly. */
+            if ( !len || strlen(buf) + 1 != len )
+            {
+                diag("%s: content_len %u for a string of %zu bytes", leaf,
+                     len, strlen(buf));
+                free(buf);
+                return NULL;
+            }
             return buf;
         }
         free(buf);

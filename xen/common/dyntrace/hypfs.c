@@ -87,9 +87,16 @@ struct dt_file {
 #define BAD_WORD_MAX 64
 static char bad_word[BAD_WORD_MAX];
 
+/* One line of error_log: control and non-ASCII bytes shown as '?'. */
 static void set_bad_word(const char *w)
 {
+    unsigned int i;
+
     safe_strcpy(bad_word, w);
+    for ( i = 0; bad_word[i]; i++ )
+        if ( (unsigned char)bad_word[i] < 0x20 ||
+             (unsigned char)bad_word[i] >= 0x7f )
+            bad_word[i] = '?';
 }
 
 /* Writes that patch text: does the writer hold the livepatch permission? */

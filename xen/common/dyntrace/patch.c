@@ -126,7 +126,8 @@ static int set_text(enum dt_set which, struct dyntrace_text *t)
         rc = dt_scope_triggers_text(&dt_scope, &triggers);
     if ( !rc && triggers )
     {
-        t->len = strlen(names) + 1 + strlen(triggers) + 1;
+        /* The names, a newline if there are any, the triggers, a NUL. */
+        t->len = strlen(names) + !!*names + strlen(triggers) + 1;
         t->buf = vmalloc(t->len);
         if ( t->buf )
             snprintf(t->buf, t->len, "%s%s%s", names, *names ? "\n" : "",
