@@ -21,7 +21,7 @@ for t in $tests; do
     i=$((i + 1))
     name=${t%.sh}
     start=$(date +%s)
-    timeout "${DYNTRACE_TEST_TIMEOUT:-$((${dyntrace_stress_seconds:-0} + 600))}" sh "$dir/$t" >/tmp/test.out 2>&1
+    timeout "${DYNTRACE_TEST_TIMEOUT:-$((${dyntrace_stress_seconds:-0} + ${dyntrace_fuzz_seconds:-0} + 600))}" sh "$dir/$t" >/tmp/test.out 2>&1
     rc=$?
     secs=$(($(date +%s) - start))
     sed 's/^/# /' /tmp/test.out

@@ -4,7 +4,7 @@
 # copies the path of every HypFS operation into one function-static buffer
 # while holding only the shared read lock, so a concurrent read could look up
 # another reader's path (seen in the stress suite: a read of `trace` answered
-# with `tracing_on`'s bool); patch 0006 gives each CPU its own buffer.
+# with `tracing_on`'s bool); patch 0002 gives each CPU its own buffer.
 . /opt/dyntrace/tests/lib.sh
 reset_tracing
 N=${PARALLEL_READS:-4000}
