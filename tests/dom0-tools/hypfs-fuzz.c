@@ -7,7 +7,8 @@
  * Each operation is one of:
  *  - a write to a /tracing file (read-only ones too) of random bytes, mostly
  *    words of the interface's languages (function names and patterns, `+`/`!`
- *    forms, triggers, domain words, masks, tracer names) with whitespace runs,
+ *    forms, triggers, domain words, masks, tracer names, buffer sizes in and
+ *    out of range) with whitespace runs,
  *    NULs inside, bytes that are not UTF-8, and lengths from 0 to the file's
  *    maximum + 1 (-L: also lengths of 2^32 and more, which only a hypervisor
  *    with the hypfs_write() length fix refuses);
@@ -18,10 +19,10 @@
  *
  * A violation is:
  *  - a rejected write after which the state differs (current_tracer, the
- *    function sets, the domain filter, tracing_cpumask, tracing_on,
- *    enabled_functions; with recording off, also the trace).  Trigger counts
- *    and tracing_on change when triggers fire: counts are not compared, nor is
- *    tracing_on while a trigger is set;
+ *    function sets, the domain filter, tracing_cpumask, tracing_on, the
+ *    buffer sizes, enabled_functions; with recording off, also the trace).
+ *    Trigger counts and tracing_on change when triggers fire: counts are not
+ *    compared, nor is tracing_on while a trigger is set;
  *  - a write or read error that the user guide's error table does not give
  *    for that file;
  *  - a read whose bytes disagree with its reported size: a string whose NUL
@@ -52,7 +53,7 @@
 #define READ_BUF (8u << 20)
 #define HDR 12u
 
-enum { TYPE_DIR = 0, TYPE_STRING = 2, TYPE_BOOL = 5 };
+enum { TYPE_DIR = 0, TYPE_STRING = 2, TYPE_UINT = 3, TYPE_BOOL = 5 };
 
 struct direntry {
     uint8_t type, encoding;
@@ -86,10 +87,13 @@ static struct file files[] = {
     { .name = "trace", .state = false, .werr = { EINVAL, ENOSPC, EBUSY, ENOMEM } },
     { .name = "enabled_functions", .state = true, .werr = { EACCES } },
     { .name = "error_log", .state = false, .werr = { EINVAL, ENOSPC, ENOMEM } },
+    { .name = "buffer_size_kb", .state = true,
+      .werr = { EDOM, EINVAL, ENOMEM, EBUSY } },
+    { .name = "buffer_total_size_kb", .state = true, .werr = { EACCES } },
 };
 #define NR_FILES (sizeof(files) / sizeof(files[0]))
 enum { F_TRACER = 1, F_FILTER = 3, F_NOTRACE, F_DOMAINS, F_CPUMASK, F_ON,
-       F_TRACE, F_ENABLED };
+       F_TRACE, F_ENABLED, F_ERRLOG, F_BUFSIZE };
 
 static int fd;
 static char *path_buf;
@@ -239,6 +243,10 @@ static long check_read(const char *what, int type, int rc, unsigned long blen)
             violation("read %s: bool of content_len=%lu value %u", what, len,
                       len ? rbuf[HDR] : 0);
         break;
+    case TYPE_UINT:
+        if ( len != 4 )
+            violation("read %s: uint of content_len=%lu", what, len);
+        break;
     case TYPE_DIR:
     {
         /* struct xen_hypfs_dirlistentry: a direntry, off_next, the name. */
@@ -298,6 +306,15 @@ static char *read_whole(const struct file *f)
             continue;
         if ( ((struct direntry *)rbuf)->type == TYPE_BOOL )
             return strdup(rbuf[HDR] ? "1" : "0");
+        if ( ((struct direntry *)rbuf)->type == TYPE_UINT && len == 4 )
+        {
+            char v[16];
+            uint32_t u;
+
+            memcpy(&u, rbuf + HDR, 4);
+            snprintf(v, sizeof(v), "%u", u);
+            return strdup(v);
+        }
         return strdup((char *)rbuf + HDR);
     }
     return NULL;
@@ -478,6 +495,16 @@ static unsigned long make_write(const struct file *f)
         wbuf[0] = below(3) ? below(2) : below(256);
         return below(4) ? 1 : below(3);
     }
+    if ( f->type == TYPE_UINT && below(4) )
+    {
+        /* Sizes in and out of range (not the largest: reads would crawl). */
+        static const uint32_t kb[] = { 0, 1, 2, 3, 4, 16, 64, 100, 1024,
+                                       65537, 0x80000000u, 0xffffffffu };
+        uint32_t v = kb[below(sizeof(kb) / sizeof(kb[0]))];
+
+        memcpy(wbuf, &v, 4);
+        return below(6) ? 4 : below(9);
+    }
     if ( long_lengths && k < 4 )
     {
         wbuf[0] = below(2) ? '1' : 0;
@@ -568,7 +595,8 @@ static void fuzz_write(void)
     state_read(&before, false);
     off = before.v[F_ON] && !strcmp(before.v[F_ON], "0") && !before.triggers;
     /* Only these can clear the buffers: compare them then (recording off). */
-    with_trace = off && (f == &files[F_TRACE] || f == &files[F_TRACER]);
+    with_trace = off && (f == &files[F_TRACE] || f == &files[F_TRACER] ||
+                         f == &files[F_BUFSIZE]);
     if ( with_trace )
     {
         state_free(&before);
@@ -714,7 +742,7 @@ int main(int argc, char **argv)
     unsigned long seconds = 0;
     uint64_t seed = (uint64_t)time(NULL);
     time_t start;
-    char *cpumask;
+    char *cpumask, *bufsize;
     unsigned int i;
     int c;
 
@@ -766,6 +794,7 @@ int main(int argc, char **argv)
     wbuf = locked(wbuf_len);
     load_names();
     cpumask = read_whole(&files[F_CPUMASK]);
+    bufsize = read_whole(&files[F_BUFSIZE]);
     printf("hypfs-fuzz: seed=%llu seconds=%lu names=%u long-lengths=%s\n",
            (unsigned long long)seed, seconds, nr_names,
            long_lengths ? "yes" : "no");
@@ -791,7 +820,14 @@ int main(int argc, char **argv)
     write_str(F_DOMAINS, "");
     if ( cpumask )
         write_str(F_CPUMASK, cpumask);
-    write_str(10, "");
+    write_str(F_ERRLOG, "");
+    if ( bufsize )
+    {
+        uint32_t kb = strtoul(bufsize, NULL, 10);
+
+        memcpy(wbuf, &kb, 4);
+        hypfs(HYPFS_OP_write_contents, file_path(&files[F_BUFSIZE]), wbuf, 4);
+    }
 
     printf("writes=%lu rejected=%lu reads=%lu\n", nr_writes, nr_rejected,
            nr_reads);

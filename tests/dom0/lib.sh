@@ -106,6 +106,7 @@ check_trace_wellformed() {
 
 # tracing_cpumask as this boot started (every CPU): the first test saves it.
 [ -f /tmp/cpumask.boot ] || xenhypfs cat $T/tracing_cpumask >/tmp/cpumask.boot 2>/dev/null || true
+[ -f /tmp/bufsize.boot ] || xenhypfs cat $T/buffer_size_kb >/tmp/bufsize.boot 2>/dev/null || true
 
 # reset_tracing: back to the boot state (nop, no filter, no trigger, every
 # domain and CPU, off, empty).
@@ -119,6 +120,9 @@ reset_tracing() {
     done
     xenhypfs write $T/set_domain_filter ""
     [ -s /tmp/cpumask.boot ] && xenhypfs write $T/tracing_cpumask "$(cat /tmp/cpumask.boot)"
+    if [ -s /tmp/bufsize.boot ] && [ "$(xenhypfs cat $T/buffer_size_kb)" != "$(cat /tmp/bufsize.boot)" ]; then
+        xenhypfs write $T/buffer_size_kb "$(cat /tmp/bufsize.boot)"
+    fi
     xenhypfs write $T/current_tracer nop
     xenhypfs write $T/trace ""
 }
@@ -143,6 +147,7 @@ save_state() {
         echo "notrace=$(xenhypfs cat $T/set_function_notrace | tr '\n' ' ')"
         echo "domains=$(xenhypfs cat $T/set_domain_filter)"
         echo "cpumask=$(xenhypfs cat $T/tracing_cpumask)"
+        echo "bufsize=$(xenhypfs cat $T/buffer_size_kb) $(xenhypfs cat $T/buffer_total_size_kb)"
         echo "enabled=$(xenhypfs cat $T/enabled_functions | tr '\n' ' ')"
         echo "on=$(xenhypfs cat $T/tracing_on)"
         xenhypfs cat $T/trace | grep -v '^#'

@@ -235,6 +235,13 @@ static unsigned int nr_parked;
 static uint64_t last_clear_gen, last_lo[NCPUS], last_hi[NCPUS];
 
 static uint64_t n_snapshots, n_snap_busy, n_snap_nomem, n_clears, n_clear_busy;
+/*
+ * Resizes (dt_rings_resize: a clear with a new size), made by the clearer in
+ * place of a clear one time in three.  resize_gen is odd while one runs; a
+ * snapshot that overlaps one may hold fewer records than min(written, its
+ * allocation), never more.
+ */
+static uint64_t n_resizes, n_resize_nomem, resize_gen;
 static uint64_t n_toggles, n_toggle_busy, n_hotplug, n_nmis, n_rounds;
 static uint64_t n_exact_rounds, n_nested_at[STUB_AT_NR], n_buffers_checked;
 static uint64_t n_off_checks, n_alloc_fail_up;
@@ -643,7 +650,7 @@ static bool record_ok(const struct rec *r, unsigned int cpu)
 static void check_snapshot(const struct dt_ring_snapshot *s, const char *who,
                            const uint64_t *acc_before, const uint64_t *acc_after,
                            const uint64_t *floor, unsigned int nb_lo,
-                           unsigned int nb_hi)
+                           unsigned int nb_hi, bool resized)
 {
     unsigned int i, j;
     int prev = -1;
@@ -673,7 +680,8 @@ static void check_snapshot(const struct dt_ring_snapshot *s, const char *who,
 
         bytes = (uint64_t)c->nr * s->rec_size;
         if ( !size || size_bytes % REC_SIZE ||
-             c->nr != (c->written < size ? c->written : size) ||
+             (resized ? c->nr > (c->written < size ? c->written : size)
+                      : c->nr != (c->written < size ? c->written : size)) ||
              bytes != (uint64_t)c->nr * REC_SIZE || bytes > size_bytes )
             anomaly(CK_COUNT, "%s: CPU%u nr %u written %" PRIu64 " size %"
                     PRIu64 " bytes %" PRIu64, who, k, c->nr, c->written, size,
@@ -740,12 +748,13 @@ static void read_accs(uint64_t *acc)
 static int checked_snapshot(const char *who, bool inject,
                             struct dt_ring_snapshot **out)
 {
-    uint64_t before[NCPUS], after[NCPUS], floor[NCPUS];
+    uint64_t before[NCPUS], after[NCPUS], floor[NCPUS], rg;
     struct dt_ring_snapshot *s = NULL;
     unsigned int k, nb_lo, nb_hi;
     bool hit;
     int rc;
 
+    rg = LOAD(&resize_gen);
     nb_lo = LOAD_ACQ(&nr_buffers);
     for ( k = 0; k < NCPUS; k++ )
         floor[k] = LOAD_ACQ(&floor_acc[k]);
@@ -768,7 +777,8 @@ static int checked_snapshot(const char *who, bool inject,
         read_accs(after);
         nb_hi = LOAD_ACQ(&nr_buffers);
         INC(&n_snapshots);
-        check_snapshot(s, who, before, after, floor, nb_lo, nb_hi);
+        check_snapshot(s, who, before, after, floor, nb_lo, nb_hi,
+                       (rg & 1) || LOAD(&resize_gen) != rg);
         if ( out )
         {
             *out = s;
@@ -870,6 +880,7 @@ static void *clearer_thread(void *arg)
 {
     unsigned int w = (unsigned long)arg, k;
     uint64_t pre[NCPUS], post[NCPUS], g;
+    bool resize;
     int rc;
 
     seed_thread(400);
@@ -879,9 +890,19 @@ static void *clearer_thread(void *arg)
         if ( !LOAD(&round_chaos) || LOAD(&clear_gen) - round_base + 3 >= GENS )
             continue;
 
+        resize = !(rnd() % 3);
         read_accs(pre);
         __atomic_fetch_add(&clear_gen, 1, __ATOMIC_SEQ_CST);
-        rc = dt_rings_clear();
+        if ( resize )
+        {
+            static const unsigned int kb[] = { 1, 4, 16, 64 };
+
+            __atomic_fetch_add(&resize_gen, 1, __ATOMIC_SEQ_CST);
+            rc = dt_rings_resize(kb[rnd() % 4]);
+            __atomic_fetch_add(&resize_gen, 1, __ATOMIC_SEQ_CST);
+        }
+        else
+            rc = dt_rings_clear();
         read_accs(post);
         g = __atomic_add_fetch(&clear_gen, 1, __ATOMIC_SEQ_CST);
 
@@ -890,12 +911,19 @@ static void *clearer_thread(void *arg)
             INC(&n_clear_busy);
             continue;
         }
-        if ( rc )
+        /* Allocation failures injected for others can hit a resize. */
+        if ( rc == -ENOMEM && resize )
         {
-            anomaly(CK_ASSERT, "dt_rings_clear returned %d", rc);
+            INC(&n_resize_nomem);
             continue;
         }
-        INC(&n_clears);
+        if ( rc )
+        {
+            anomaly(CK_ASSERT, "dt_rings_%s returned %d",
+                    resize ? "resize" : "clear", rc);
+            continue;
+        }
+        INC(resize ? &n_resizes : &n_clears);
         last_clear_gen = g;
         for ( k = 0; k < NCPUS; k++ )
         {
@@ -1208,6 +1236,7 @@ static uint64_t total_ops(void)
 {
     uint64_t ops = READ(&n_snapshots) + READ(&n_snap_busy) +
                    READ(&n_snap_nomem) + READ(&n_clears) +
+                   READ(&n_resizes) + READ(&n_resize_nomem) +
                    READ(&n_clear_busy) + READ(&n_toggles) +
                    READ(&n_toggle_busy) + READ(&n_hotplug);
     unsigned int k;
@@ -1243,11 +1272,13 @@ static void report(double secs)
            READ(&n_nested_at[STUB_AT_WMB]), READ(&n_nested_at[STUB_AT_MB]));
     printf("# holders: %" PRIu64 " snapshots checked (%" PRIu64 " busy, %"
            PRIu64 " ENOMEM injected), %" PRIu64 " buffers checked, %" PRIu64
-           " clears (%" PRIu64 " busy), %" PRIu64 " on/off (%" PRIu64
+           " clears (%" PRIu64 " busy), %" PRIu64 " resizes (%" PRIu64
+           " ENOMEM), %" PRIu64 " on/off (%" PRIu64
            " busy, %" PRIu64 " off-checks), %" PRIu64 " hotplug ops (%" PRIu64
            " buffer allocations failed)\n", READ(&n_snapshots),
            READ(&n_snap_busy), READ(&n_snap_nomem), READ(&n_buffers_checked),
-           READ(&n_clears), READ(&n_clear_busy), READ(&n_toggles),
+           READ(&n_clears), READ(&n_clear_busy), READ(&n_resizes),
+           READ(&n_resize_nomem), READ(&n_toggles),
            READ(&n_toggle_busy), READ(&n_off_checks), READ(&n_hotplug),
            READ(&n_alloc_fail_up));
     printf("1..%d\n", CK_NR);

@@ -21,7 +21,7 @@
 #include "unit.h"
 
 #define NF     64               /* functions of the fake image */
-#define NR_TRACING_FILES 11     /* the files of /tracing */
+#define NR_TRACING_FILES 13     /* the files of /tracing */
 #define NCPUS  4
 
 static unsigned long want[BITS_TO_LONGS(IMG_MAX_FUNCS)];
@@ -544,10 +544,23 @@ static int boot_outcome(unsigned int k)
             "available_tracers", "current_tracer", "available_functions",
             "set_function_filter", "set_function_notrace",
             "set_domain_filter", "tracing_cpumask", "tracing_on",
-            "trace", "enabled_functions", "error_log",
+            "trace", "buffer_size_kb", "buffer_total_size_kb",
+            "enabled_functions", "error_log",
         };
-        char *s = tool_read(leaves[i]);
+        char *s;
 
+        if ( strstr(leaves[i], "_kb") )
+        {
+            uint32_t kb = 0;
+            char path[64];
+            unsigned int len;
+
+            snprintf(path, sizeof(path), "/tracing/%s", leaves[i]);
+            good &= hyp_read(path, &kb, sizeof(kb), &len) == 0 &&
+                    len == sizeof(kb) && kb;
+            continue;
+        }
+        s = tool_read(leaves[i]);
         good &= s != NULL;
         free(s);
     }
@@ -1171,4 +1184,99 @@ void t_scope(void)
     free(s);
     ok(good, "triggers alone read back with their exact size; error_log "
        "shows control and non-ASCII bytes of a bad word as '?'");
+}
+
+/* ---- Issue 14: buffer_size_kb, buffer_total_size_kb ---- */
+
+static uint32_t read_kb(const char *leaf)
+{
+    char path[64];
+    uint32_t kb = 0;
+    unsigned int len;
+
+    snprintf(path, sizeof(path), "/tracing/%s", leaf);
+    if ( hyp_read(path, &kb, sizeof(kb), &len) || len != sizeof(kb) )
+        return 0;
+
+    return kb;
+}
+
+static bool trace_is(unsigned long long entries, unsigned long long written)
+{
+    struct trace_info ti;
+    char *s = tool_read("trace");
+    unsigned long bad = 0;
+    bool good;
+
+    if ( !s )
+        return false;
+    parse_trace(s, &ti);
+    good = ti.header_ok && !ti.bad_lines && ti.entries == entries &&
+           ti.written == written && ti.lines == entries &&
+           (!entries || (ti.sorted && names_match(s, &bad)));
+    if ( !good )
+        diag("trace: entries %llu/%llu lines %lu bad %lu header %d sorted %d "
+             "(expected %llu/%llu)", ti.entries, ti.written, ti.lines,
+             ti.bad_lines, ti.header_ok, ti.sorted, entries, written);
+    free(s);
+
+    return good;
+}
+
+void t_buffer_size(void)
+{
+    unsigned int i, k;
+    bool good, refused;
+    const uint16_t two = 1;
+
+    boot(NCPUS, NF);
+    ok(read_kb("buffer_size_kb") == 64 &&
+       read_kb("buffer_total_size_kb") == 64 * NCPUS,
+       "buffer_size_kb: 64 KiB per CPU at boot, buffer_total_size_kb %u",
+       64 * NCPUS);
+
+    good = start_tracing("gfunc_002");
+    for ( i = 0; i < 100; i++ )
+        record(0, 2, 3, stub_now_ns + 1000);
+    good &= trace_is(100, 100);
+    refused = tool_write_u32("buffer_size_kb", 0) == -EINVAL &&
+              tool_write_u32("buffer_size_kb", 65537) == -EINVAL &&
+              tool_write_raw("buffer_size_kb", &two, sizeof(two)) == -EDOM;
+    good &= refused && read_kb("buffer_size_kb") == 64 && trace_is(100, 100);
+    ok(good, "buffer_size_kb: 0, 65537 and a 2-byte write are refused "
+       "(EINVAL, EINVAL, EDOM) and change nothing: the 100 records stay");
+
+    good = tool_write_u32("buffer_size_kb", 1) == 0 &&
+           read_kb("buffer_size_kb") == 1 &&
+           read_kb("buffer_total_size_kb") == NCPUS && trace_is(0, 0);
+    for ( i = 0; i < 100; i++ )
+        record(0, 2, 3, stub_now_ns + 1000);
+    good &= trace_is(32, 100);
+    good &= tool_write_u32("buffer_size_kb", 3) == 0 &&
+            read_kb("buffer_size_kb") == 4;
+    ok(good, "buffer_size_kb: a resize empties the buffers; 1 KiB keeps the "
+       "newest 32 records of 100; 3 KiB rounds up to 4 (128 records)");
+
+    /* An allocation failure at each allocation of a resize: all or nothing. */
+    for ( i = 0; i < 50; i++ )
+        record(1, 2, 3, stub_now_ns + 1000);
+    good = trace_is(50, 50);
+    for ( k = 1; k <= NCPUS + 1; k++ )
+    {
+        long rc;
+
+        stub_alloc_fail_in = k;
+        rc = tool_write_u32("buffer_size_kb", 16);
+        stub_alloc_fail_in = 0;
+        good &= rc == -ENOMEM && read_kb("buffer_size_kb") == 4 &&
+                trace_is(50, 50);
+    }
+    good &= !stub_anomalies && tool_write_u32("buffer_size_kb", 16) == 0 &&
+            read_kb("buffer_size_kb") == 16 && trace_is(0, 0);
+    for ( i = 0; i < 600; i++ )
+        record(i % NCPUS, 2, 3, stub_now_ns + 1000);
+    good &= trace_is(NCPUS * 512 < 600 ? NCPUS * 512 : 600, 600);
+    ok(good, "buffer_size_kb: an allocation failure at each of a resize's "
+       "%u allocations leaves size and records as they were (ENOMEM); "
+       "16 KiB then holds 600 records on %u CPUs", NCPUS + 1, NCPUS);
 }

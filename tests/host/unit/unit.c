@@ -159,6 +159,16 @@ long tool_write_bool(const char *leaf, uint8_t val)
     return write_bytes(leaf, &val, 1);
 }
 
+long tool_write_u32(const char *leaf, uint32_t val)
+{
+    return write_bytes(leaf, &val, sizeof(val));
+}
+
+long tool_write_raw(const char *leaf, const void *data, unsigned int len)
+{
+    return write_bytes(leaf, data, len);
+}
+
 int hyp_read(const char *path, void *content, unsigned int cap,
              unsigned int *len)
 {
@@ -400,6 +410,7 @@ static const struct test tests[] = {
     { "functional", "error-log", t_error_log },
     { "functional", "enabled-functions", t_enabled_functions },
     { "functional", "scope", t_scope },
+    { "functional", "buffer-size", t_buffer_size },
     { "scale", "scale", t_scale },
 };
 

@@ -36,6 +36,8 @@ void finish_hcall(struct vcpu *v);
  */
 long tool_write(const char *leaf, const char *s);
 long tool_write_bool(const char *leaf, uint8_t val);
+long tool_write_u32(const char *leaf, uint32_t val);
+long tool_write_raw(const char *leaf, const void *data, unsigned int len);
 extern unsigned int last_runs;
 /*
  * One HypFS read of path into a content buffer of cap bytes; *len gets the
@@ -99,6 +101,7 @@ void t_filter_language(void);
 void t_error_log(void);
 void t_enabled_functions(void);
 void t_scope(void);
+void t_buffer_size(void);
 void t_scale(void);
 
 #endif

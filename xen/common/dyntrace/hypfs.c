@@ -30,6 +30,7 @@
 #include <xen/xmalloc.h>
 
 #include "patch.h"
+#include "ring.h"
 #include "sites.h"
 #include "tracer.h"
 
@@ -399,6 +400,26 @@ static int cf_check tracing_on_write(struct hypfs_entry_leaf *leaf,
     return dt_state_set_on(val);
 }
 
+/* buffer_size_kb: KiB per CPU, a 32-bit unsigned value as HypFS writes it. */
+static int cf_check bufsize_write(struct hypfs_entry_leaf *leaf,
+                                  XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                  unsigned int ulen)
+{
+    uint32_t kb;
+    int rc;
+
+    if ( ulen != sizeof(kb) )
+        return -EDOM;
+    if ( copy_from_guest(&kb, uaddr, 1) )
+        return -EFAULT;
+    rc = dt_state_resize(kb);
+    if ( rc == -EINVAL )
+        snprintf(bad_word, sizeof(bad_word), "%u (not %u to %u)", kb,
+                 DT_RING_MIN_KB, DT_RING_MAX_KB);
+
+    return rc;
+}
+
 /* trace, error_log: max_size is 1, so the only string that fits is "". */
 static int empty_string(struct hypfs_entry_leaf *leaf,
                         XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
@@ -628,6 +649,22 @@ static int __init cf_check tracing_on_init(struct hypfs_entry_leaf *leaf)
     return 0;
 }
 
+static int __init cf_check bufsize_init(struct hypfs_entry_leaf *leaf)
+{
+    leaf->u.content = dt_rings_kb();
+    leaf->e.size = sizeof(uint32_t);
+
+    return 0;
+}
+
+static int __init cf_check buftotal_init(struct hypfs_entry_leaf *leaf)
+{
+    leaf->u.content = dt_rings_total_kb();
+    leaf->e.size = sizeof(uint32_t);
+
+    return 0;
+}
+
 static const struct dt_file dt_files[] = {
     { .name = "available_tracers", .type = XEN_HYPFS_TYPE_STRING,
       .init = tracers_init },
@@ -654,6 +691,11 @@ static const struct dt_file dt_files[] = {
     { .name = "trace", .type = XEN_HYPFS_TYPE_STRING,
       .max_write = TRACE_MAX_WRITE, .build = trace_build,
       .write = trace_write, .retry = true },
+    { .name = "buffer_size_kb", .type = XEN_HYPFS_TYPE_UINT,
+      .max_write = sizeof(uint32_t), .init = bufsize_init,
+      .write = bufsize_write },
+    { .name = "buffer_total_size_kb", .type = XEN_HYPFS_TYPE_UINT,
+      .init = buftotal_init },
     { .name = "enabled_functions", .type = XEN_HYPFS_TYPE_STRING,
       .build = enabled_build },
     { .name = "error_log", .type = XEN_HYPFS_TYPE_STRING,

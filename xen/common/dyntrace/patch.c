@@ -249,6 +249,21 @@ int dt_state_clear(void)
     return rc;
 }
 
+int dt_state_resize(unsigned int kb)
+{
+    int rc = dt_rings_resize(kb);
+
+    /* The buffers were emptied, as by a clear. */
+    if ( !rc )
+    {
+        spin_lock(&state_lock);
+        trace_gen++;
+        spin_unlock(&state_lock);
+    }
+
+    return rc;
+}
+
 bool dt_site_usable(unsigned int i)
 {
     return test_bit(i, dt_sites_traced()) ||

@@ -36,14 +36,16 @@ unsigned int dt_state_set_copy(enum dt_set which, unsigned long *map);
 /* Where the tracing_on value is kept (for HypFS to read): dt_recording. */
 const bool *dt_state_on(void);
 /*
- * Bumped by every change a reader of trace could see: a clear, a tracer
- * switch, tracing_on.
+ * Bumped by every change a reader of trace could see: a clear, a resize, a
+ * tracer switch, tracing_on.
  */
 unsigned int dt_state_gen(void);
 
 /* The committed tracer's set_on()/clear(), then the generation bumped. */
 int dt_state_set_on(bool on);
 int dt_state_clear(void);
+/* Resize every CPU's buffer (dt_rings_resize()), then the generation bumped. */
+int dt_state_resize(unsigned int kb);
 
 /*
  * A change of the committed state, asked for by a HypFS write (ownership of

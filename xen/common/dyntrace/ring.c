@@ -10,7 +10,9 @@
  * - Buffers live in a global table indexed by CPU, never in per-CPU areas
  *   (those are zeroed and freed across offline).  A buffer, once allocated
  *   (at boot or at CPU_UP_PREPARE), is never freed; ring_cpus lists the CPUs
- *   that own one, online or not.
+ *   that own one, online or not.  Its record storage is replaced (resize)
+ *   only while it is held, and the old storage freed after the release: a
+ *   writer touches the storage only while it holds WRITING.
  *
  * - Each buffer has a status word.  A writer (the tracer callback, IRQs off,
  *   possibly in NMI context) takes it READY -> WRITING with cmpxchg in
@@ -37,6 +39,7 @@
 #include <xen/init.h>
 #include <xen/lib.h>
 #include <xen/notifier.h>
+#include <xen/param.h>
 #include <xen/sched.h>
 #include <xen/spinlock.h>
 #include <xen/vmap.h>
@@ -46,15 +49,56 @@
 
 #include "ring.h"
 
-/* Records per CPU (a power of two): 2048 x 32-byte records = 64 KiB. */
-#define DT_RING_RECORDS 2048
+/* Default size of each CPU's buffer: 64 KiB (2048 32-byte records). */
+#define DT_RING_DEFAULT_KB 64
+
+/*
+ * dyntrace_buf_size=<size> (K, M suffixes): each CPU's buffer at boot,
+ * rounded up to a power of two records, within buffer_size_kb's limits.
+ */
+static unsigned long __initdata opt_buf_size = DT_RING_DEFAULT_KB * 1024;
+size_param("dyntrace_buf_size", opt_buf_size);
 
 /* The writer's view (ring.h): each CPU's buffer, NULL until allocated. */
 struct dt_ring *dt_rings[NR_CPUS];
 static cpumask_t ring_cpus;
 static bool rings_on;
 static unsigned int rec_size;
+/* Records per buffer (a power of two), and the sizes HypFS shows. */
+static unsigned int ring_records;
+static uint32_t ring_kb, rings_total_kb;
 static DEFINE_SPINLOCK(ring_lock);
+
+/* Records of a kb KiB buffer: rounded up to a power of two, at least 1. */
+static unsigned int records_for(unsigned long kb)
+{
+    unsigned long want = max(kb * 1024 / rec_size, 1UL);
+    unsigned int n = 1;
+
+    while ( n < want )
+        n <<= 1;
+
+    return n;
+}
+
+/* Update the sizes HypFS shows; the caller holds the CPU maps. */
+static void update_sizes(void)
+{
+    unsigned long bytes = (unsigned long)ring_records * rec_size;
+
+    ring_kb = DIV_ROUND_UP(bytes, 1024);
+    rings_total_kb = ring_kb * cpumask_weight(&ring_cpus);
+}
+
+const uint32_t *dt_rings_kb(void)
+{
+    return &ring_kb;
+}
+
+const uint32_t *dt_rings_total_kb(void)
+{
+    return &rings_total_kb;
+}
 
 /* Drain and hold a buffer; returns its previous status (READY or OFF). */
 static unsigned int ring_hold(struct dt_ring *r)
@@ -173,42 +217,42 @@ void dt_rings_free_snapshot(struct dt_ring_snapshot *snap)
     vfree(snap);
 }
 
-/* Copy a held buffer into c, oldest record first. */
-static void ring_copy(struct dt_ring_copy *c, const struct dt_ring *r)
+/*
+ * Copy a held buffer's newest records into c, oldest first: all it holds,
+ * or the newest cap if a resize made it larger than c was allocated for.
+ */
+static void ring_copy(struct dt_ring_copy *c, const struct dt_ring *r,
+                      unsigned int cap)
 {
-    unsigned int size = r->mask + 1;
+    unsigned int size = r->mask + 1, first, part;
     uint64_t w = r->written;
+    unsigned long n = min_t(uint64_t, w, min(size, cap));
 
     c->written = w;
     c->dropped = read_atomic(&r->dropped);
-    if ( w <= size )
-    {
-        c->nr = w;
-        memcpy(c->recs, (void *)r->rec, w * rec_size);
-    }
-    else
-    {
-        unsigned int head = w & r->mask;
-
-        /* Oldest record first: head .. end, then 0 .. head. */
-        c->nr = size;
-        memcpy(c->recs, (uint8_t *)r->rec + (unsigned long)head * rec_size,
-               (unsigned long)(size - head) * rec_size);
-        memcpy((uint8_t *)c->recs + (unsigned long)(size - head) * rec_size,
-               (void *)r->rec, (unsigned long)head * rec_size);
-    }
+    c->nr = n;
+    /* From the oldest copied record to the end, then from the start. */
+    first = (w - n) & r->mask;
+    part = min_t(unsigned long, n, size - first);
+    memcpy(c->recs, (uint8_t *)r->rec + (unsigned long)first * rec_size,
+           (unsigned long)part * rec_size);
+    memcpy((uint8_t *)c->recs + (unsigned long)part * rec_size, r->rec,
+           (n - part) * rec_size);
 }
 
 int dt_rings_snapshot(struct dt_ring_snapshot **psnap)
 {
     struct dt_ring_snapshot *snap;
-    unsigned int cpu, i = 0;
+    unsigned int cpu, i = 0, cap = 0;
     int rc = 0;
 
     if ( !get_cpu_maps() )
         return -EBUSY;
 
-    /* Sized by the pinned CPU set; allocated outside the held window. */
+    /*
+     * Sized by the pinned CPU set; allocated outside the held window.  A
+     * resize may run meanwhile: the copies take at most cap records each.
+     */
     snap = vzalloc(sizeof(*snap) +
                    cpumask_weight(&ring_cpus) * sizeof(snap->cpu[0]));
     if ( !snap )
@@ -219,9 +263,10 @@ int dt_rings_snapshot(struct dt_ring_snapshot **psnap)
     snap->rec_size = rec_size;
     for_each_cpu ( cpu, &ring_cpus )
     {
+        if ( !cap )
+            cap = read_atomic(&ring_records);
         snap->cpu[i].cpu = cpu;
-        snap->cpu[i].recs = vmalloc((unsigned long)rec_size *
-                                    (dt_rings[cpu]->mask + 1));
+        snap->cpu[i].recs = vmalloc((unsigned long)rec_size * cap);
         if ( !snap->cpu[i].recs )
             rc = -ENOMEM;
         snap->nr_cpus = ++i;
@@ -236,7 +281,7 @@ int dt_rings_snapshot(struct dt_ring_snapshot **psnap)
             struct dt_ring *r = dt_rings[snap->cpu[i].cpu];
             unsigned int s = ring_hold(r);
 
-            ring_copy(&snap->cpu[i], r);
+            ring_copy(&snap->cpu[i], r, cap);
             ring_release(r, s);
         }
         spin_unlock(&ring_lock);
@@ -256,17 +301,85 @@ int dt_rings_snapshot(struct dt_ring_snapshot **psnap)
 
 static struct dt_ring *ring_alloc(void)
 {
-    struct dt_ring *r = vzalloc(sizeof(*r) +
-                                (unsigned long)DT_RING_RECORDS * rec_size);
+    struct dt_ring *r = xzalloc(struct dt_ring);
 
-    if ( r )
+    if ( !r )
+        return NULL;
+    r->rec = vzalloc((unsigned long)ring_records * rec_size);
+    if ( !r->rec )
     {
-        r->mask = DT_RING_RECORDS - 1;
-        r->size = rec_size;
-        r->status = rings_on ? RING_READY : RING_OFF;
+        xfree(r);
+        return NULL;
     }
+    r->mask = ring_records - 1;
+    r->size = rec_size;
+    r->status = rings_on ? RING_READY : RING_OFF;
 
     return r;
+}
+
+int dt_rings_resize(unsigned int kb)
+{
+    unsigned int cpu, records;
+    void **store;
+    int rc = 0;
+
+    if ( kb < DT_RING_MIN_KB || kb > DT_RING_MAX_KB )
+        return -EINVAL;
+    records = records_for(kb);
+
+    store = xzalloc_array(void *, nr_cpu_ids);
+    if ( !store )
+        return -ENOMEM;
+    if ( !get_cpu_maps() )
+    {
+        xfree(store);
+        return -EBUSY;
+    }
+
+    /* All new storage first, outside the held window: all or nothing. */
+    for_each_cpu ( cpu, &ring_cpus )
+    {
+        store[cpu] = vzalloc((unsigned long)records * rec_size);
+        if ( !store[cpu] )
+        {
+            rc = -ENOMEM;
+            break;
+        }
+    }
+
+    if ( !rc )
+    {
+        spin_lock(&ring_lock);
+        for_each_cpu ( cpu, &ring_cpus )
+        {
+            struct dt_ring *r = dt_rings[cpu];
+            unsigned int s = ring_hold(r);
+            void *old = r->rec;
+
+            /*
+             * Held: no writer is between its reservation and its commit,
+             * and none takes the buffer before ring_release()'s barrier
+             * publishes the new storage, mask and reset counts.
+             */
+            r->rec = store[cpu];
+            r->mask = records - 1;
+            ring_reset(r);
+            ring_release(r, s);
+            store[cpu] = old;           /* freed below */
+        }
+        write_atomic(&ring_records, records);
+        update_sizes();
+        spin_unlock(&ring_lock);
+    }
+
+    put_cpu_maps();
+
+    for ( cpu = 0; cpu < nr_cpu_ids; cpu++ )
+        vfree(store[cpu]);
+    xfree(store);
+
+    return rc;
 }
 
 static int cf_check cpu_callback(struct notifier_block *nfb,
@@ -297,6 +410,7 @@ static int cf_check cpu_callback(struct notifier_block *nfb,
             smp_wmb();
             dt_rings[cpu] = r;
             cpumask_set_cpu(cpu, &ring_cpus);
+            update_sizes();
         }
         break;
 
@@ -330,6 +444,11 @@ int __init dt_rings_init(unsigned int size)
     if ( !size || size % sizeof(uint64_t) )
         return -EINVAL;
     rec_size = size;
+    ring_records = records_for(
+        min_t(unsigned long,
+              max_t(unsigned long, DIV_ROUND_UP(opt_buf_size, 1024),
+                    DT_RING_MIN_KB),
+              DT_RING_MAX_KB));
 
     for_each_online_cpu ( cpu )
     {
@@ -341,6 +460,7 @@ int __init dt_rings_init(unsigned int size)
         dt_rings[cpu] = r;
         cpumask_set_cpu(cpu, &ring_cpus);
     }
+    update_sizes();
     register_cpu_notifier(&cpu_nfb);
 
     return 0;

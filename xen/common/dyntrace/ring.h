@@ -53,7 +53,12 @@ struct dt_ring {
      * NMI/MCE, may race on it) and reset with an atomic store by a holder.
      */
     uint64_t dropped;
-    uint64_t rec[];             /* the records, size bytes each */
+    /*
+     * The records, size bytes each.  Replaced (resize) only while the
+     * buffer is held: a writer reads it only between taking WRITING and
+     * storing READY.
+     */
+    void *rec;
 };
 
 /* Each CPU's buffer (ring.c), NULL until allocated; never freed. */
@@ -141,5 +146,18 @@ int dt_rings_clear(void);
 int dt_rings_snapshot(struct dt_ring_snapshot **snap);
 void dt_rings_free_snapshot(struct dt_ring_snapshot *snap);
 int dt_rings_init(unsigned int rec_size);
+
+/* Smallest and largest buffer, KiB per CPU (buffer_size_kb). */
+#define DT_RING_MIN_KB 1
+#define DT_RING_MAX_KB 65536
+/*
+ * Give every CPU's buffer room for kb KiB (rounded up to a power of two
+ * records), emptying it.  All or nothing: -ENOMEM, -EBUSY (CPU hotplug)
+ * and -EINVAL (kb out of range) change nothing.
+ */
+int dt_rings_resize(unsigned int kb);
+/* Each CPU's buffer, and all buffers together (offline CPUs' too), in KiB. */
+const uint32_t *dt_rings_kb(void);
+const uint32_t *dt_rings_total_kb(void);
 
 #endif /* DYNTRACE_RING_H */

@@ -3,5 +3,6 @@
 #define __XEN_INIT_H__
 
 #define __init
+#define __initdata
 
 #endif

@@ -17,6 +17,16 @@
             (volatile typeof(x) *)&(x); })
 #define ACCESS_ONCE(x) (*__ACCESS_ONCE(x))
 
+#ifndef min
+#define min(x, y) ((x) < (y) ? (x) : (y))
+#define max(x, y) ((x) > (y) ? (x) : (y))
+#endif
+#define min_t(type, x, y) ((type)(x) < (type)(y) ? (type)(x) : (type)(y))
+#define max_t(type, x, y) ((type)(x) > (type)(y) ? (type)(x) : (type)(y))
+#ifndef DIV_ROUND_UP
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+#endif
+
 #define XENLOG_WARNING "<W>"
 #define printk stub_printk
 

@@ -4,4 +4,9 @@
 
 #include <xen/vmap.h>
 
+/* The same allocator (and failure injection) as vmalloc. */
+#define xzalloc(type) ((type *)vzalloc(sizeof(type)))
+#define xzalloc_array(type, n) ((type *)vzalloc(sizeof(type) * (n)))
+#define xfree vfree
+
 #endif
