@@ -38,9 +38,12 @@ def text_bytes(syms):
 
 
 def ring_records(repo_ring_c):
+    """Records per CPU at boot: the default buffer size (KiB) over 32-byte records."""
     with open(repo_ring_c) as f:
-        m = re.search(r"#define DT_RING_RECORDS (\d+)", f.read())
-    return int(m.group(1))
+        m = re.search(r"#define DT_RING_DEFAULT_KB (\d+)", f.read())
+    if not m:
+        sys.exit("bench-report: DT_RING_DEFAULT_KB not found in " + repo_ring_c)
+    return int(m.group(1)) * 1024 // 32
 
 
 def main():
