@@ -23,6 +23,14 @@
  *       handler runs a writer wherever the thread was (asynchronous nesting).
  *   2 readers calling dt_rings_snapshot (sometimes with an allocation failure
  *     injected), checking every snapshot;
+ *   2 consumers (trace_pipe's reads): capped snapshots of the oldest records
+ *     not consumed, of every buffer or one, a random number of them taken
+ *     and committed with dt_rings_consume(); their commits race each other
+ *     (-EAGAIN), the writers (overwrite), clears, resizes and hotplug.  The
+ *     harness follows each buffer's read position through the commits (made
+ *     under its own mutex) and checks that each one starts where the last
+ *     ended, or at 0 after a clear, and that its first record follows the
+ *     last one consumed after exactly the records it reports overwritten;
  *   a clearer (dt_rings_clear), a toggler (dt_rings_set_on), and a hotplug
  *   thread taking CPU1..3 offline and online with Xen's sequence: maps held
  *   for writing (cpu_hotplug_begin), CPU_UP_PREPARE, CPU_STARTING on the CPU
@@ -137,7 +145,9 @@ struct rec {
 #define NCPUS           4       /* present CPUs */
 #define BOOT_CPUS       3       /* online at boot */
 #define NREADERS        2
-#define NWORKERS        (NREADERS + 4)  /* + clearer, toggler, hotplug, NMIs */
+#define NCONSUMERS      2       /* consuming readers (trace_pipe) */
+/* Readers, consumers, a clearer, a toggler, hotplug, NMIs. */
+#define NWORKERS        (NREADERS + NCONSUMERS + 4)
 #define MAX_DEPTH       4       /* an outer writer and up to 3 nested ones */
 #define GENS            512     /* clear generations tracked per round */
 #define ROUND_MS        150
@@ -168,13 +178,15 @@ enum check {
     CK_CPUS,
     CK_ASSERT,
     CK_PROGRESS,
+    CK_PIPE,
     CK_NR
 };
 
 static const char *const check_name[CK_NR] = {
     [CK_TORN] = "no torn record; no nested writer gets a buffer being written",
     [CK_ORDER] = "records of each CPU in strictly increasing, gap-free sequence",
-    [CK_COUNT] = "records = min(written, size) and bytes = records * 32",
+    [CK_COUNT] = "records = min(written - consumed, size) and bytes = "
+                 "records * 32",
     [CK_CLEAR] = "no record from before the last completed clear; a clear "
                  "empties every buffer, offline CPUs' too",
     [CK_WRITTEN] = "accepted events = written (exact when quiescent, "
@@ -186,6 +198,9 @@ static const char *const check_name[CK_NR] = {
     [CK_CPUS] = "snapshot lists every CPU owning a buffer, online or not",
     [CK_ASSERT] = "ring.c assertions and return codes",
     [CK_PROGRESS] = "every operation completes (no deadlock, bounded holds)",
+    [CK_PIPE] = "consuming reads: each record consumed at most once, in "
+                "sequence; a commit starts where the last one ended (or at 0 "
+                "after a clear); losses cover every record skipped",
 };
 
 static unsigned long anomalies[CK_NR];
@@ -242,6 +257,15 @@ static uint64_t n_snapshots, n_snap_busy, n_snap_nomem, n_clears, n_clear_busy;
  * allocation), never more.
  */
 static uint64_t n_resizes, n_resize_nomem, resize_gen;
+/*
+ * Consuming reads (consumer_thread): commits serialised by pipe_m, so that
+ * the harness's view of each buffer's read position follows ring.c's.
+ */
+static pthread_mutex_t pipe_m = PTHREAD_MUTEX_INITIALIZER;
+static unsigned int pipe_resets[NCPUS];
+static uint64_t pipe_read[NCPUS], pipe_last_seq[NCPUS];
+static uint64_t n_pipe_reads, n_pipe_again, n_pipe_busy, n_pipe_records;
+static uint64_t n_pipe_lost;
 static uint64_t n_toggles, n_toggle_busy, n_hotplug, n_nmis, n_rounds;
 static uint64_t n_exact_rounds, n_nested_at[STUB_AT_NR], n_buffers_checked;
 static uint64_t n_off_checks, n_alloc_fail_up;
@@ -669,6 +693,7 @@ static void check_snapshot(const struct dt_ring_snapshot *s, const char *who,
         unsigned int k = c->cpu;
         size_t size_bytes = stub_alloc_size(c->recs);
         uint64_t size = size_bytes / REC_SIZE, bytes, first = 0, last = 0;
+        uint64_t avail;
         bool intact = true, ordered = true;
 
         if ( k >= NCPUS || (int)k <= prev )
@@ -678,10 +703,12 @@ static void check_snapshot(const struct dt_ring_snapshot *s, const char *who,
         }
         prev = k;
 
+        /* What is not yet consumed: at most the buffer's size. */
+        avail = c->written - c->read_at;
         bytes = (uint64_t)c->nr * s->rec_size;
-        if ( !size || size_bytes % REC_SIZE ||
-             (resized ? c->nr > (c->written < size ? c->written : size)
-                      : c->nr != (c->written < size ? c->written : size)) ||
+        if ( !size || size_bytes % REC_SIZE || c->read_at > c->written ||
+             (resized ? c->nr > (avail < size ? avail : size)
+                      : c->nr != (avail < size ? avail : size)) ||
              bytes != (uint64_t)c->nr * REC_SIZE || bytes > size_bytes )
             anomaly(CK_COUNT, "%s: CPU%u nr %u written %" PRIu64 " size %"
                     PRIu64 " bytes %" PRIu64, who, k, c->nr, c->written, size,
@@ -762,7 +789,7 @@ static int checked_snapshot(const char *who, bool inject,
 
     if ( inject )
         stub_alloc_fail_in = 1 + rnd() % (NCPUS + 1);
-    rc = dt_rings_snapshot(&s);
+    rc = dt_rings_snapshot(&s, -1, 0);
     hit = inject && !stub_alloc_fail_in;
     stub_alloc_fail_in = 0;
 
@@ -819,6 +846,116 @@ static void *reader_thread(void *arg)
     {
         nap_us(rnd() % 400);
         checked_snapshot(w ? "reader1" : "reader0", rnd() % 20 == 0, NULL);
+    }
+
+    return NULL;
+}
+
+/*
+ * A consuming read (trace_pipe, per_cpu/cpuN/trace_pipe_raw): a capped
+ * snapshot of the oldest records not consumed, of every buffer or one;
+ * a random number of them "returned", then committed.  Two consumers race,
+ * so commits also fail (-EAGAIN) when the other consumed first.
+ */
+static void consume_one(void)
+{
+    int only = rnd() % 3 ? -1 : (int)(rnd() % NCPUS);
+    struct dt_ring_snapshot *s = NULL;
+    unsigned int i, j;
+    int rc;
+
+    rc = dt_rings_snapshot(&s, only, 1 + rnd() % 64);
+    if ( rc == -EBUSY || (rc == -ENOENT && only >= 0) )
+    {
+        INC(&n_pipe_busy);
+        return;
+    }
+    if ( rc )
+    {
+        anomaly(CK_ASSERT, "consumer: dt_rings_snapshot returned %d", rc);
+        return;
+    }
+
+    for ( i = 0; i < s->nr_cpus; i++ )
+    {
+        struct dt_ring_copy *c = &s->cpu[i];
+        const struct rec *recs = c->recs;
+
+        for ( j = 0; j < c->nr; j++ )
+            if ( !record_ok(&recs[j], c->cpu) ||
+                 (j && recs[j].ts >> SEQ_SHIFT !=
+                       (recs[j - 1].ts >> SEQ_SHIFT) + 1) )
+            {
+                anomaly(CK_PIPE, "consumer: CPU%u record %u/%u torn or out "
+                        "of sequence", c->cpu, j, c->nr);
+                break;
+            }
+        if ( c->first < c->read_at || c->lost < c->first - c->read_at )
+            anomaly(CK_PIPE, "consumer: CPU%u first %" PRIu64 " read %"
+                    PRIu64 " lost %" PRIu64, c->cpu, c->first, c->read_at,
+                    c->lost);
+        c->take = c->nr ? rnd() % (c->nr + 1) : 0;
+    }
+
+    pthread_mutex_lock(&pipe_m);
+    rc = dt_rings_consume(s, true);
+    if ( rc == -EAGAIN )
+        INC(&n_pipe_again);
+    else if ( rc )
+        anomaly(CK_ASSERT, "consumer: dt_rings_consume returned %d", rc);
+    else
+    {
+        INC(&n_pipe_reads);
+        for ( i = 0; i < s->nr_cpus; i++ )
+        {
+            const struct dt_ring_copy *c = &s->cpu[i];
+            const struct rec *recs = c->recs;
+            unsigned int k = c->cpu;
+
+            if ( c->resets != pipe_resets[k] )
+            {
+                /* Cleared or resized since: consumption starts again. */
+                if ( c->read_at )
+                    anomaly(CK_PIPE, "consumer: CPU%u first commit after a "
+                            "clear starts at %" PRIu64, k, c->read_at);
+                pipe_resets[k] = c->resets;
+                pipe_last_seq[k] = 0;
+            }
+            else if ( c->read_at != pipe_read[k] )
+                anomaly(CK_PIPE, "consumer: CPU%u commit from %" PRIu64
+                        ", the last one ended at %" PRIu64 " (records %s)",
+                        k, c->read_at, pipe_read[k],
+                        c->read_at < pipe_read[k] ? "consumed twice"
+                                                  : "skipped");
+            else if ( c->nr && pipe_last_seq[k] &&
+                      recs[0].ts >> SEQ_SHIFT !=
+                      pipe_last_seq[k] + c->first - c->read_at + 1 )
+                anomaly(CK_PIPE, "consumer: CPU%u seq %" PRIu64 " after %"
+                        PRIu64 " with %" PRIu64 " overwritten", k,
+                        (uint64_t)(recs[0].ts >> SEQ_SHIFT), pipe_last_seq[k],
+                        c->first - c->read_at);
+            pipe_read[k] = c->first + c->take;
+            pipe_last_seq[k] = c->take ? recs[c->take - 1].ts >> SEQ_SHIFT
+                               : c->nr ? (recs[0].ts >> SEQ_SHIFT) - 1
+                                       : 0;
+            n_pipe_records += c->take;
+            n_pipe_lost += c->lost;
+        }
+    }
+    pthread_mutex_unlock(&pipe_m);
+
+    dt_rings_free_snapshot(s);
+}
+
+static void *consumer_thread(void *arg)
+{
+    unsigned int w = (unsigned long)arg;
+
+    seed_thread(250 + w);
+    while ( worker_continue(w) )
+    {
+        nap_us(rnd() % 300);
+        consume_one();
     }
 
     return NULL;
@@ -1238,7 +1375,9 @@ static uint64_t total_ops(void)
                    READ(&n_snap_nomem) + READ(&n_clears) +
                    READ(&n_resizes) + READ(&n_resize_nomem) +
                    READ(&n_clear_busy) + READ(&n_toggles) +
-                   READ(&n_toggle_busy) + READ(&n_hotplug);
+                   READ(&n_toggle_busy) + READ(&n_hotplug) +
+                   READ(&n_pipe_reads) + READ(&n_pipe_again) +
+                   READ(&n_pipe_busy);
     unsigned int k;
 
     for ( k = 0; k < NCPUS; k++ )
@@ -1281,6 +1420,11 @@ static void report(double secs)
            READ(&n_resize_nomem), READ(&n_toggles),
            READ(&n_toggle_busy), READ(&n_off_checks), READ(&n_hotplug),
            READ(&n_alloc_fail_up));
+    printf("# consumers: %" PRIu64 " reads committed (%" PRIu64 " records, "
+           "%" PRIu64 " lost), %" PRIu64 " EAGAIN (the other consumed "
+           "first), %" PRIu64 " busy\n", READ(&n_pipe_reads),
+           READ(&n_pipe_records), READ(&n_pipe_lost), READ(&n_pipe_again),
+           READ(&n_pipe_busy));
     printf("1..%d\n", CK_NR);
     for ( i = 0; i < CK_NR; i++ )
     {
@@ -1333,7 +1477,8 @@ static void *watchdog_thread(void *arg)
 int main(void)
 {
     void *(*const workers[NWORKERS])(void *) = {
-        reader_thread, reader_thread, clearer_thread, toggler_thread,
+        reader_thread, reader_thread, consumer_thread, consumer_thread,
+        clearer_thread, toggler_thread,
         hotplug_thread, nmi_thread,
     };
     pthread_t wthread[NWORKERS], wd;

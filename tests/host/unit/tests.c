@@ -21,7 +21,7 @@
 #include "unit.h"
 
 #define NF     64               /* functions of the fake image */
-#define NR_TRACING_FILES 13     /* the files of /tracing */
+#define NR_TRACING_FILES 14     /* the files of /tracing */
 #define NCPUS  4
 
 static unsigned long want[BITS_TO_LONGS(IMG_MAX_FUNCS)];
@@ -544,7 +544,7 @@ static int boot_outcome(unsigned int k)
             "available_tracers", "current_tracer", "available_functions",
             "set_function_filter", "set_function_notrace",
             "set_domain_filter", "tracing_cpumask", "tracing_on",
-            "trace", "buffer_size_kb", "buffer_total_size_kb",
+            "trace", "trace_pipe", "buffer_size_kb", "buffer_total_size_kb",
             "enabled_functions", "error_log",
         };
         char *s;
@@ -1279,4 +1279,128 @@ void t_buffer_size(void)
     ok(good, "buffer_size_kb: an allocation failure at each of a resize's "
        "%u allocations leaves size and records as they were (ENOMEM); "
        "16 KiB then holds 600 records on %u CPUs", NCPUS + 1, NCPUS);
+}
+
+/* ---- Issue 14: trace_pipe, the consuming read ---- */
+
+struct pipe_read {
+    unsigned long lines;            /* record lines */
+    unsigned long long lost;        /* the sum of its [LOST N EVENTS] */
+    unsigned long lost_lines, bad;  /* LOST lines; lines of neither form */
+    bool sorted, names;             /* by time; names match the records */
+};
+
+/* One read of trace_pipe as the tool does it; false if it failed. */
+static bool read_pipe(struct pipe_read *pr)
+{
+    char *s = tool_read("trace_pipe"), *p;
+    struct trace_info ti;
+    unsigned long bad = 0;
+
+    memset(pr, 0, sizeof(*pr));
+    if ( !s )
+        return false;
+    parse_trace(s, &ti);
+    for ( p = s; (p = strstr(p, "[LOST ")); p++ )
+    {
+        unsigned long long n;
+        unsigned int cpu;
+        const char *bol = p;
+
+        while ( bol > s && bol[-1] != '\n' )
+            bol--;
+        if ( sscanf(bol, "CPU:%u [LOST %llu EVENTS]", &cpu, &n) == 2 )
+        {
+            pr->lost += n;
+            pr->lost_lines++;
+        }
+    }
+    pr->lines = ti.lines;
+    pr->bad = ti.bad_lines - pr->lost_lines;
+    pr->sorted = ti.sorted;
+    pr->names = !ti.lines || names_match(s, &bad);
+    if ( strstr(s, "# tracer") )
+        pr->bad++;
+    free(s);
+
+    return true;
+}
+
+static bool pipe_is(unsigned long lines, unsigned long long lost)
+{
+    struct pipe_read pr;
+    bool good = read_pipe(&pr) && pr.lines == lines && pr.lost == lost &&
+                !pr.bad && pr.sorted && pr.names;
+
+    if ( !good )
+        diag("trace_pipe: %lu lines, lost %llu in %lu lines, %lu bad, "
+             "sorted %d, names %d (expected %lu lines, lost %llu)",
+             pr.lines, pr.lost, pr.lost_lines, pr.bad, pr.sorted, pr.names,
+             lines, lost);
+
+    return good;
+}
+
+void t_trace_pipe(void)
+{
+    unsigned int i, len = 0;
+    bool good;
+    char small[16];
+
+    boot(NCPUS, NF);
+    good = start_tracing("gfunc_002") && pipe_is(0, 0);
+    for ( i = 0; i < 150; i++ )
+        record(i % 3 ? 0 : 1, 2, 3, stub_now_ns + 1000);
+    ok(good && trace_is(150, 150),
+       "trace_pipe: empty at first; 150 records on 2 CPUs are in trace");
+
+    /* A probe (HypFS's ENOBUFS round trip) consumes nothing. */
+    good = hyp_read("/tracing/trace_pipe", small, sizeof(small), &len) ==
+           -ENOBUFS && len > sizeof(small) && trace_is(150, 150);
+    good &= hyp_read("/tracing/trace_pipe", small, sizeof(small), &len) ==
+            -ENOBUFS && trace_is(150, 150);
+    ok(good, "trace_pipe: reads with a buffer too small (ENOBUFS, size %u) "
+       "consume nothing: trace still holds 150", len);
+
+    good = pipe_is(150, 0) && trace_is(0, 150) && pipe_is(0, 0);
+    ok(good, "trace_pipe: a read returns the 150 records once, in time "
+       "order, without a header; trace then holds 0 of 150 written; the "
+       "next read is empty");
+
+    for ( i = 0; i < 1500; i++ )
+        record(i % 2, 2, 3, stub_now_ns + 1000);
+    good = pipe_is(1024, 0) && trace_is(476, 1650) && pipe_is(476, 0) &&
+           pipe_is(0, 0);
+    ok(good, "trace_pipe: 1500 new records come as 1024 (a read's most), "
+       "then 476, then nothing");
+
+    /* Overwritten before being read: reported in-band, once. */
+    good = tool_write_u32("buffer_size_kb", 1) == 0;
+    for ( i = 0; i < 100; i++ )
+        record(0, 2, 3, stub_now_ns + 1000);
+    for ( i = 0; i < 10; i++ )
+        record(1, 2, 3, stub_now_ns + 1000);
+    good &= pipe_is(42, 68) && pipe_is(0, 0);
+    ok(good, "trace_pipe: 100 records into a 32-record buffer: 32 returned "
+       "and [LOST 68 EVENTS] (plus 10 of the other CPU), then nothing");
+
+    /*
+     * A cached snapshot (a probe's) is not served once another read
+     * consumed or a clear emptied the buffers: no record twice.
+     */
+    for ( i = 0; i < 20; i++ )
+        record(0, 2, 3, stub_now_ns + 1000);
+    good = hyp_read("/tracing/trace_pipe", small, sizeof(small), &len) ==
+           -ENOBUFS && pipe_is(20, 0);
+    good &= hyp_read("/tracing/trace_pipe", small, sizeof(small), &len) ==
+            0 && len == 1;
+    for ( i = 0; i < 20; i++ )
+        record(1, 2, 3, stub_now_ns + 1000);
+    good &= hyp_read("/tracing/trace_pipe", small, sizeof(small), &len) ==
+            -ENOBUFS && tool_write("trace", "") == 0 && pipe_is(0, 0);
+    for ( i = 0; i < 5; i++ )
+        record(1, 2, 3, stub_now_ns + 1000);
+    good &= pipe_is(5, 0) && trace_is(0, 5);
+    ok(good, "trace_pipe: a probe's snapshot is not served after another "
+       "read consumed it, nor after a clear");
 }

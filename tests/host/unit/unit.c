@@ -411,6 +411,7 @@ static const struct test tests[] = {
     { "functional", "enabled-functions", t_enabled_functions },
     { "functional", "scope", t_scope },
     { "functional", "buffer-size", t_buffer_size },
+    { "functional", "trace-pipe", t_trace_pipe },
     { "scale", "scale", t_scale },
 };
 

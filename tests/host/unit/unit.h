@@ -102,6 +102,7 @@ void t_error_log(void);
 void t_enabled_functions(void);
 void t_scope(void);
 void t_buffer_size(void);
+void t_trace_pipe(void);
 void t_scale(void);
 
 #endif

@@ -136,6 +136,7 @@ static void print_record(struct dyntrace_text *t, unsigned long max,
  * O(log CPUs), so formatting is linear in the records whatever NR_CPUS is.
  */
 struct cursor {
+    struct dt_ring_copy *copy;
     const struct dyntrace_record *next, *end;
 };
 
@@ -197,16 +198,34 @@ static unsigned long measure(struct dt_ring_snapshot *snap,
     return len;
 }
 
+/* A consuming read returns at most this many records. */
+#define PIPE_MAX_RECORDS 1024
+/* Room for "CPU:<cpu> [LOST <n> EVENTS]\n". */
+#define LOST_LINE_MAX 48
+
+static void print_lost(struct dyntrace_text *t, unsigned long max,
+                       struct dt_ring_copy *c)
+{
+    if ( c->lost )
+        dyntrace_text_printf(t, max, "CPU:%u [LOST %"PRIu64" EVENTS]\n",
+                             c->cpu, c->lost);
+    c->lost_shown = true;
+}
+
 /*
- * One owned snapshot of every CPU's buffer, merged by time and formatted
- * into text of exactly the size its lines need (plus room for the header).
+ * One owned snapshot of the buffers the read asks for, merged by time and
+ * formatted into text of exactly the size its lines need (plus room for the
+ * header, or for the lines of losses).  A consuming read (rd->pipe) takes
+ * the oldest records, at most PIPE_MAX_RECORDS in time order, and counts in
+ * each copy's take what it returned, for the commit.
  */
-static int print_rings(const char *name, struct dyntrace_text *t)
+static int print_rings(const char *name, struct dyntrace_text *t,
+                       struct dyntrace_read *rd)
 {
     struct dt_ring_snapshot *snap;
     struct sym_caches *cache;
     struct cursor *heap = NULL;
-    unsigned int i, n = 0;
+    unsigned int i, n = 0, left = PIPE_MAX_RECORDS;
     uint64_t entries = 0, written = 0;
     unsigned long max;
     int rc;
@@ -215,7 +234,7 @@ static int print_rings(const char *name, struct dyntrace_text *t)
     if ( !cache )
         return -ENOMEM;
 
-    rc = dt_rings_snapshot(&snap);
+    rc = dt_rings_snapshot(&snap, rd->cpu, rd->pipe ? PIPE_MAX_RECORDS : 0);
     if ( rc )
     {
         xfree(cache);
@@ -229,32 +248,51 @@ static int print_rings(const char *name, struct dyntrace_text *t)
 
     for ( i = 0; i < snap->nr_cpus; i++ )
     {
-        const struct dt_ring_copy *c = &snap->cpu[i];
+        struct dt_ring_copy *c = &snap->cpu[i];
 
         entries += c->nr;
         written += c->written + c->dropped;
+        c->lost_shown = !rd->pipe;
         if ( !c->nr )
             continue;
+        heap[n].copy = c;
         heap[n].next = c->recs;
         heap[n].end = heap[n].next + c->nr;
         n++;
     }
 
-    max = HEADER_MAX + measure(snap, cache) + 1;
+    max = (rd->pipe ? snap->nr_cpus * LOST_LINE_MAX : HEADER_MAX) +
+          measure(snap, cache) + 1;
     rc = dyntrace_text_alloc(t, max);
     if ( rc )
         goto out;
 
-    print_header(t, max, name, entries, written, snap->nr_present);
+    if ( !rd->pipe )
+        print_header(t, max, name, entries, written, snap->nr_present);
 
     for ( i = n / 2; i-- > 0; )
         heap_down(heap, n, i);
-    while ( n )
+    while ( n && (!rd->pipe || left--) )
     {
+        struct dt_ring_copy *c = heap[0].copy;
+
+        if ( !c->lost_shown )
+            print_lost(t, max, c);
         print_record(t, max, cache, heap[0].next);
+        c->take++;
         if ( ++heap[0].next == heap[0].end )
             heap[0] = heap[--n];
         heap_down(heap, n, 0);
+    }
+
+    if ( rd->pipe )
+    {
+        /* Losses of the buffers no record was returned from. */
+        for ( i = 0; i < snap->nr_cpus; i++ )
+            if ( !snap->cpu[i].lost_shown )
+                print_lost(t, max, &snap->cpu[i]);
+        rd->consume = snap;
+        snap = NULL;
     }
 
  out:
@@ -264,14 +302,16 @@ static int print_rings(const char *name, struct dyntrace_text *t)
     return rc;
 }
 
-static int cf_check nop_print(struct dyntrace_text *t)
+static int cf_check nop_print(struct dyntrace_text *t,
+                              struct dyntrace_read *rd)
 {
-    return print_rings("nop", t);
+    return print_rings("nop", t, rd);
 }
 
-static int cf_check function_print(struct dyntrace_text *t)
+static int cf_check function_print(struct dyntrace_text *t,
+                                   struct dyntrace_read *rd)
 {
-    return print_rings("function", t);
+    return print_rings("function", t, rd);
 }
 
 /*

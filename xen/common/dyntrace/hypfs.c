@@ -61,6 +61,8 @@ struct dt_file {
     unsigned int max_write;         /* 0: read-only */
     /* Dynamic leaf: build the snapshot one operation reads. */
     int (*build)(struct dyntrace_text *t);
+    /* Dynamic leaf: the tracer's output (consuming it, if pipe). */
+    bool trace, pipe;
     /* Fixed content (when build is NULL): set it at boot. */
     int (*init)(struct hypfs_entry_leaf *leaf);
     dt_write_t *write;
@@ -571,11 +573,6 @@ static int cf_check cpumask_build(struct dyntrace_text *t)
     return scope_text(true, t);
 }
 
-static int cf_check trace_build(struct dyntrace_text *t)
-{
-    return dt_state_tracer()->print(t);
-}
-
 /*
  * enabled_functions (ftrace's): each patched entry, the tracer its
  * callback belongs to, and the bytes the entry holds.
@@ -689,8 +686,10 @@ static const struct dt_file dt_files[] = {
       .max_write = sizeof(bool), .init = tracing_on_init,
       .write = tracing_on_write },
     { .name = "trace", .type = XEN_HYPFS_TYPE_STRING,
-      .max_write = TRACE_MAX_WRITE, .build = trace_build,
-      .write = trace_write, .retry = true },
+      .max_write = TRACE_MAX_WRITE, .trace = true, .write = trace_write,
+      .retry = true },
+    { .name = "trace_pipe", .type = XEN_HYPFS_TYPE_STRING,
+      .trace = true, .pipe = true, .retry = true },
     { .name = "buffer_size_kb", .type = XEN_HYPFS_TYPE_UINT,
       .max_write = sizeof(uint32_t), .init = bufsize_init,
       .write = bufsize_write },
@@ -737,8 +736,10 @@ static int cf_check logged_write(struct hypfs_entry_leaf *leaf,
 /* The snapshot of one HypFS operation on a dynamic leaf. */
 struct snap {
     struct dyntrace_text text;
+    struct dyntrace_read rd;    /* for the tracer's output */
     int rc;                     /* the build's result */
     unsigned int gen;           /* dt_state_gen() before it was taken */
+    unsigned int consumes;      /* dt_rings_consumes() before it was taken */
     s_time_t born;              /* when it was taken (kept across retries) */
     bool built;
     bool sized;                 /* getsize() ran: this is a read */
@@ -749,43 +750,61 @@ struct snap {
 static DEFINE_PER_CPU(bool, listing);
 
 /*
- * An unread trace snapshot, for the caller's retry after -ENOBUFS.  Served
- * only for the generation it was taken in, and only until RETRY_KEEP after
- * it was taken, however often it is served and put back; cache_timer frees
- * it then if nobody has taken it, so a stale snapshot never keeps its
- * memory beyond RETRY_KEEP.
+ * An unread snapshot of trace or trace_pipe, for the caller's retry after
+ * -ENOBUFS.  Served only for the file it was taken of, only while it is
+ * still what that file shows (the same generation and consuming reads for
+ * trace; for trace_pipe, buffers consumed, cleared and resized since can
+ * no longer commit it), and only until RETRY_KEEP after it was taken,
+ * however often it is served and put back.  cache_timer frees it then if
+ * nobody has taken it, so a stale snapshot never keeps its memory beyond
+ * RETRY_KEEP.  A retry that finds none builds a new one: the read still
+ * returns what its own size says.
  */
-static DEFINE_SPINLOCK(cache_lock);
-static struct {
+struct cached {
     struct dyntrace_text text;
-    unsigned int gen;
+    struct dt_ring_snapshot *consume;
+    const struct dt_file *file;
+    unsigned int gen, consumes;
     s_time_t born;
-} cache;
+};
+static DEFINE_SPINLOCK(cache_lock);
+static struct cached cache;
 static struct timer cache_timer;
 
-/* Take the cached snapshot if it is still valid for d; drop it if not. */
-static bool cache_take(struct snap *d)
+static void cached_free(struct cached *c)
 {
-    struct dyntrace_text stale = { NULL, 0 };
+    dyntrace_text_free(&c->text);
+    dt_rings_free_snapshot(c->consume);
+}
+
+/* Take the cached snapshot if it is still valid for d; drop it if not. */
+static bool cache_take(const struct dt_file *f, struct snap *d)
+{
+    struct cached old = { .text = { NULL, 0 } };
     bool hit = false;
 
     spin_lock(&cache_lock);
-    if ( cache.text.buf )
+    if ( cache.file == f )
     {
-        if ( cache.gen == d->gen && NOW() - cache.born < RETRY_KEEP )
-        {
-            d->text = cache.text;
-            d->born = cache.born;
-            hit = true;
-        }
-        else
-            stale = cache.text;
+        old = cache;
         cache.text.buf = NULL;
         cache.text.len = 0;
+        cache.consume = NULL;
     }
     spin_unlock(&cache_lock);
 
-    dyntrace_text_free(&stale);
+    if ( old.text.buf && old.gen == d->gen &&
+         NOW() - old.born < RETRY_KEEP &&
+         (f->pipe ? !dt_rings_consume(old.consume, false)
+                  : old.consumes == d->consumes) )
+    {
+        d->text = old.text;
+        d->rd.consume = old.consume;
+        d->born = old.born;
+        hit = true;
+    }
+    else
+        cached_free(&old);
 
     return hit;
 }
@@ -793,39 +812,44 @@ static bool cache_take(struct snap *d)
 /* cache_timer: free the cached snapshot once it can no longer be served. */
 static void cf_check cache_expire(void *unused)
 {
-    struct dyntrace_text stale = { NULL, 0 };
+    struct cached stale = { .text = { NULL, 0 } };
 
     spin_lock(&cache_lock);
     if ( cache.text.buf )
     {
         if ( NOW() - cache.born >= RETRY_KEEP )
         {
-            stale = cache.text;
+            stale = cache;
             cache.text.buf = NULL;
             cache.text.len = 0;
+            cache.consume = NULL;
         }
         else
             set_timer(&cache_timer, cache.born + RETRY_KEEP);
     }
     spin_unlock(&cache_lock);
 
-    dyntrace_text_free(&stale);
+    cached_free(&stale);
 }
 
-static void cache_put(struct snap *d)
+static void cache_put(const struct dt_file *f, struct snap *d)
 {
-    struct dyntrace_text old;
+    struct cached old;
 
     spin_lock(&cache_lock);
-    old = cache.text;
+    old = cache;
     cache.text = d->text;
+    cache.consume = d->rd.consume;
+    cache.file = f;
     cache.gen = d->gen;
+    cache.consumes = d->consumes;
     cache.born = d->born;
     spin_unlock(&cache_lock);
 
     d->text.buf = NULL;
     d->text.len = 0;
-    dyntrace_text_free(&old);
+    d->rd.consume = NULL;
+    cached_free(&old);
     set_timer(&cache_timer, d->born + RETRY_KEEP);
 }
 
@@ -835,11 +859,19 @@ static void snap_build(const struct dt_file *f, struct snap *d)
     if ( f->retry )
     {
         d->gen = dt_state_gen();
-        if ( cache_take(d) )
+        d->consumes = dt_rings_consumes();
+        if ( cache_take(f, d) )
             return;
     }
     d->born = NOW();
-    d->rc = f->build(&d->text);
+    if ( f->trace )
+    {
+        d->rd.cpu = -1;
+        d->rd.pipe = f->pipe;
+        d->rc = dt_state_tracer()->print(&d->text, &d->rd);
+    }
+    else
+        d->rc = f->build(&d->text);
 }
 
 static const struct hypfs_entry *cf_check snap_enter(
@@ -882,6 +914,14 @@ static int cf_check snap_read(const struct hypfs_entry *e,
         return d->rc;
     if ( copy_to_guest(uaddr, d->text.buf, d->text.len) )
         return -EFAULT;
+    /* A consuming read consumes what it returned, and only then. */
+    if ( d->rd.consume )
+    {
+        int rc = dt_rings_consume(d->rd.consume, true);
+
+        if ( rc )
+            return rc;
+    }
     d->consumed = true;
 
     return 0;
@@ -902,8 +942,9 @@ static void cf_check snap_exit(const struct hypfs_entry *e)
      */
     if ( file_of(e)->retry && d->built && !d->rc && d->sized &&
          !d->consumed )
-        cache_put(d);
+        cache_put(file_of(e), d);
     dyntrace_text_free(&d->text);
+    dt_rings_free_snapshot(d->rd.consume);
     hypfs_free_dyndata();
 }
 
@@ -949,7 +990,7 @@ static int __init cf_check dyntrace_hypfs_init(void)
 
         fn->findentry = hypfs_leaf_findentry;
         fn->write = f->write ? logged_write : hypfs_write_deny;
-        if ( f->build )
+        if ( f->build || f->trace )
         {
             fn->enter = snap_enter;
             fn->exit = snap_exit;

@@ -143,6 +143,9 @@ static void ring_reset(struct dt_ring *r)
 {
     r->written = 0;
     write_atomic(&r->dropped, 0);
+    write_atomic(&r->dropped_held, 0);
+    r->read = r->read_dropped = r->overrun = r->consumed = 0;
+    r->resets++;
 }
 
 int dt_rings_set_on(bool on)
@@ -218,21 +221,33 @@ void dt_rings_free_snapshot(struct dt_ring_snapshot *snap)
 }
 
 /*
- * Copy a held buffer's newest records into c, oldest first: all it holds,
- * or the newest cap if a resize made it larger than c was allocated for.
+ * Copy a held buffer's records not yet consumed into c, oldest first: the
+ * newest cap (trace: cap is only less than the buffer if a resize made it
+ * larger than c was allocated for), or the oldest cap (oldest: a consuming
+ * read, which takes them in order).
  */
 static void ring_copy(struct dt_ring_copy *c, const struct dt_ring *r,
-                      unsigned int cap)
+                      unsigned int cap, bool oldest)
 {
     unsigned int size = r->mask + 1, first, part;
-    uint64_t w = r->written;
-    unsigned long n = min_t(uint64_t, w, min(size, cap));
+    uint64_t w = r->written, start = max(r->read, w > size ? w - size : 0);
+    unsigned long n = min_t(uint64_t, w - start, cap);
 
     c->written = w;
-    c->dropped = read_atomic(&r->dropped);
+    c->dropped_nested = read_atomic(&r->dropped);
+    c->dropped_held = read_atomic(&r->dropped_held);
+    c->dropped = c->dropped_nested + c->dropped_held;
+    /* Overwritten since the last consuming read, then before it. */
+    c->lost = start - r->read + c->dropped - r->read_dropped;
+    c->overrun = r->overrun + start - r->read;
+    c->consumed = r->consumed;
+    c->read_at = r->read;
+    c->resets = r->resets;
+    c->first = oldest ? start : w - n;
+    c->take = 0;
     c->nr = n;
     /* From the oldest copied record to the end, then from the start. */
-    first = (w - n) & r->mask;
+    first = c->first & r->mask;
     part = min_t(unsigned long, n, size - first);
     memcpy(c->recs, (uint8_t *)r->rec + (unsigned long)first * rec_size,
            (unsigned long)part * rec_size);
@@ -240,21 +255,30 @@ static void ring_copy(struct dt_ring_copy *c, const struct dt_ring *r,
            (n - part) * rec_size);
 }
 
-int dt_rings_snapshot(struct dt_ring_snapshot **psnap)
+int dt_rings_snapshot(struct dt_ring_snapshot **psnap, int only,
+                      unsigned int pipe_max)
 {
     struct dt_ring_snapshot *snap;
-    unsigned int cpu, i = 0, cap = 0;
+    unsigned int cpu, i = 0, cap = 0, nr;
     int rc = 0;
 
     if ( !get_cpu_maps() )
         return -EBUSY;
 
+    if ( only >= 0 &&
+         ((unsigned int)only >= nr_cpu_ids ||
+          !cpumask_test_cpu(only, &ring_cpus)) )
+    {
+        put_cpu_maps();
+        return -ENOENT;
+    }
+    nr = only >= 0 ? 1 : cpumask_weight(&ring_cpus);
+
     /*
      * Sized by the pinned CPU set; allocated outside the held window.  A
      * resize may run meanwhile: the copies take at most cap records each.
      */
-    snap = vzalloc(sizeof(*snap) +
-                   cpumask_weight(&ring_cpus) * sizeof(snap->cpu[0]));
+    snap = vzalloc(sizeof(*snap) + nr * sizeof(snap->cpu[0]));
     if ( !snap )
     {
         put_cpu_maps();
@@ -263,8 +287,14 @@ int dt_rings_snapshot(struct dt_ring_snapshot **psnap)
     snap->rec_size = rec_size;
     for_each_cpu ( cpu, &ring_cpus )
     {
+        if ( only >= 0 && cpu != (unsigned int)only )
+            continue;
         if ( !cap )
+        {
             cap = read_atomic(&ring_records);
+            if ( pipe_max )
+                cap = min(cap, pipe_max);
+        }
         snap->cpu[i].cpu = cpu;
         snap->cpu[i].recs = vmalloc((unsigned long)rec_size * cap);
         if ( !snap->cpu[i].recs )
@@ -281,7 +311,7 @@ int dt_rings_snapshot(struct dt_ring_snapshot **psnap)
             struct dt_ring *r = dt_rings[snap->cpu[i].cpu];
             unsigned int s = ring_hold(r);
 
-            ring_copy(&snap->cpu[i], r, cap);
+            ring_copy(&snap->cpu[i], r, cap, pipe_max);
             ring_release(r, s);
         }
         spin_unlock(&ring_lock);
@@ -297,6 +327,52 @@ int dt_rings_snapshot(struct dt_ring_snapshot **psnap)
 
     *psnap = snap;
     return 0;
+}
+
+/* Bumped under ring_lock by each committed consuming read. */
+static unsigned int ring_consumes;
+
+unsigned int dt_rings_consumes(void)
+{
+    return read_atomic(&ring_consumes);
+}
+
+/*
+ * The read positions are a holder's data: written only here and by
+ * ring_reset(), under ring_lock, never by a writer.  So a consuming read
+ * needs no hold to commit, and its check and commit are one step for every
+ * other holder.  Buffers are never freed: the snapshot's CPUs still own one.
+ */
+int dt_rings_consume(struct dt_ring_snapshot *snap, bool commit)
+{
+    unsigned int i;
+    int rc = 0;
+
+    spin_lock(&ring_lock);
+    for ( i = 0; i < snap->nr_cpus; i++ )
+    {
+        const struct dt_ring_copy *c = &snap->cpu[i];
+        const struct dt_ring *r = dt_rings[c->cpu];
+
+        if ( r->resets != c->resets || r->read != c->read_at )
+            rc = -EAGAIN;
+    }
+    for ( i = 0; commit && !rc && i < snap->nr_cpus; i++ )
+    {
+        const struct dt_ring_copy *c = &snap->cpu[i];
+        struct dt_ring *r = dt_rings[c->cpu];
+
+        ASSERT(c->take <= c->nr);
+        r->overrun = c->overrun;
+        r->read = c->first + c->take;
+        r->read_dropped = c->dropped;
+        r->consumed += c->take;
+    }
+    if ( commit && !rc )
+        write_atomic(&ring_consumes, ring_consumes + 1);
+    spin_unlock(&ring_lock);
+
+    return rc;
 }
 
 static struct dt_ring *ring_alloc(void)

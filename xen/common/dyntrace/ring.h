@@ -18,6 +18,18 @@ struct dt_ring_copy {
     unsigned int nr;            /* records in recs, oldest first */
     uint64_t written;           /* records committed since the last clear */
     uint64_t dropped;           /* events lost while recording was on */
+    uint64_t dropped_nested;    /* ... of them: a writer nested on the CPU */
+    uint64_t dropped_held;      /* ... of them: a reader held the buffer */
+    uint64_t overrun;           /* overwritten before being read */
+    uint64_t consumed;          /* records consumed (trace_pipe) */
+    /* For a consuming read (dt_rings_consume()). */
+    uint64_t first;             /* index of recs[0] since the last clear */
+    uint64_t read_at;           /* the buffer's read position, copied */
+    unsigned int resets;        /* the buffer's resets, copied */
+    unsigned int take;          /* records the read returned, from recs[0] */
+    bool lost_shown;            /* for the formatter: lost was reported */
+    /* Lost since the last consuming read: overwritten unread, dropped. */
+    uint64_t lost;
     void *recs;                 /* nr records of rec_size bytes */
 };
 
@@ -48,11 +60,22 @@ struct dt_ring {
     unsigned int size;          /* bytes per record */
     uint64_t written;           /* records committed since the last clear */
     /*
-     * Events lost while recording was on.  A 64-bit counter, incremented
-     * with an atomic read-modify-write (writers of this CPU, nested through
-     * NMI/MCE, may race on it) and reset with an atomic store by a holder.
+     * Events lost while recording was on, by cause: a writer nested on this
+     * CPU (WRITING), a holder reading while recording is on (HELD_ON).
+     * 64-bit counters, incremented with an atomic read-modify-write (writers
+     * of this CPU, nested through NMI/MCE, may race on them) and reset with
+     * an atomic store by a holder.
      */
     uint64_t dropped;
+    uint64_t dropped_held;
+    /*
+     * Consuming reads (holders only, under ring_lock): records before read
+     * are consumed; read_dropped is dropped + dropped_held as last reported
+     * by one; overrun adds up records overwritten before being read.
+     * resets counts the clears and resizes, which zero all of them.
+     */
+    uint64_t read, read_dropped, overrun, consumed;
+    unsigned int resets;
     /*
      * The records, size bytes each.  Replaced (resize) only while the
      * buffer is held: a writer reads it only between taking WRITING and
@@ -95,8 +118,10 @@ static inline void *dt_ring_reserve(struct dt_ring **pr, unsigned int *pcpu,
     old = cmpxchg(&r->status, RING_READY, RING_WRITING);
     if ( old != RING_READY )
     {
-        if ( old == RING_WRITING || old == RING_HELD_ON )
+        if ( old == RING_WRITING )
             arch_fetch_and_add(&r->dropped, 1);
+        else if ( old == RING_HELD_ON )
+            arch_fetch_and_add(&r->dropped_held, 1);
         return NULL;
     }
 
@@ -143,8 +168,25 @@ static inline void dt_ring_cancel(struct dt_ring *r)
 void dt_rings_reset_quiesced(void);
 int dt_rings_set_on(bool on);
 int dt_rings_clear(void);
-int dt_rings_snapshot(struct dt_ring_snapshot **snap);
+/*
+ * Copy the records not yet consumed: every CPU's (cpu < 0) or one CPU's
+ * buffer.  pipe_max == 0 (trace): all of them (the newest that fit if a
+ * resize overlapped).  pipe_max > 0 (a consuming read): the oldest
+ * pipe_max of each buffer, for dt_rings_consume().  -ENOENT: cpu owns no
+ * buffer; -EBUSY: CPU hotplug; -ENOMEM.
+ */
+int dt_rings_snapshot(struct dt_ring_snapshot **snap, int cpu,
+                      unsigned int pipe_max);
 void dt_rings_free_snapshot(struct dt_ring_snapshot *snap);
+/*
+ * A consuming read returned its text: consume each copy's take records and
+ * the losses it reported.  All or nothing: -EAGAIN if any buffer was
+ * consumed, cleared or resized since the snapshot (nothing consumed).  With
+ * commit false, only say whether it could be committed.
+ */
+int dt_rings_consume(struct dt_ring_snapshot *snap, bool commit);
+/* Bumped by every consuming read: what trace shows has changed. */
+unsigned int dt_rings_consumes(void);
 int dt_rings_init(unsigned int rec_size);
 
 /* Smallest and largest buffer, KiB per CPU (buffer_size_kb). */

@@ -22,6 +22,21 @@ struct dyntrace_text {
     unsigned int len;           /* bytes, including the final NUL */
 };
 
+struct dt_ring_snapshot;
+
+/* What one read of the output asks a tracer's print() for. */
+struct dyntrace_read {
+    int cpu;                    /* one CPU's buffer (per_cpu/), -1: all */
+    /*
+     * A consuming read (trace_pipe): the oldest records not yet consumed,
+     * no header, losses in-band.  print() leaves in consume what the
+     * caller commits with dt_rings_consume() once the text is returned,
+     * and frees.
+     */
+    bool pipe;
+    struct dt_ring_snapshot *consume;
+};
+
 /*
  * The function callback, run with IRQs disabled by the trampoline's
  * dispatcher; irqs_off tells whether IRQs were off at entry.  It may nest
@@ -39,7 +54,7 @@ struct tracer {
     /* Drop every record of every CPU that owns a buffer. */
     int (*clear)(void);
     /* Format the output into one owned snapshot (size = text->len). */
-    int (*print)(struct dyntrace_text *text);
+    int (*print)(struct dyntrace_text *text, struct dyntrace_read *rd);
     /* The callback attached to the traced functions, or NULL. */
     dyntrace_func_t *func;
 };
