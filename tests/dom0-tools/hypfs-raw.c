@@ -53,6 +53,7 @@ static const char *errname(int e)
     case ENOBUFS: return "ENOBUFS";
     case ENODATA: return "ENODATA";
     case ETIMEDOUT: return "ETIMEDOUT";
+    case EAGAIN: return "EAGAIN";
     default: return "other";
     }
 }

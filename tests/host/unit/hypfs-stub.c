@@ -248,6 +248,98 @@ void hypfs_free_dyndata(void)
     dyndata[cpu] = NULL;
 }
 
+/*
+ * Dynamic directories, as Xen's hypfs.c has them: a template linked to its
+ * parent but not listed in it; the parent's findentry() generates the
+ * directory for an id into the operation's dyndata, whose enter(),
+ * findentry() and read() are the template's (enter() returning the
+ * template: its children's parent).
+ */
+void hypfs_add_dyndir(struct hypfs_entry_dir *parent,
+                      struct hypfs_entry_dir *template)
+{
+    template->e.parent = &parent->e;
+}
+
+static const struct hypfs_entry *dyndir_enter(const struct hypfs_entry *entry)
+{
+    const struct hypfs_dyndir_id *d = hypfs_get_dyndata();
+
+    (void)entry;
+    return d->template->e.funcs->enter(&d->template->e);
+}
+
+static struct hypfs_entry *dyndir_findentry(const struct hypfs_entry_dir *dir,
+                                            const char *name,
+                                            unsigned int name_len)
+{
+    const struct hypfs_dyndir_id *d = hypfs_get_dyndata();
+
+    (void)dir;
+    return d->template->e.funcs->findentry(d->template, name, name_len);
+}
+
+static int dyndir_read(const struct hypfs_entry *entry,
+                       XEN_GUEST_HANDLE_PARAM(void) uaddr)
+{
+    const struct hypfs_dyndir_id *d = hypfs_get_dyndata();
+
+    (void)entry;
+    return d->template->e.funcs->read(&d->template->e, uaddr);
+}
+
+struct hypfs_entry *hypfs_gen_dyndir_id_entry(
+    const struct hypfs_entry_dir *template, unsigned int id, void *data)
+{
+    struct hypfs_dyndir_id *d = hypfs_get_dyndata();
+
+    d->template = template;
+    d->id = id;
+    d->data = data;
+    snprintf(d->name, sizeof(d->name), template->e.name, id);
+    d->dir = *template;
+    d->dir.e.name = d->name;
+    d->funcs = *template->e.funcs;
+    d->funcs.enter = dyndir_enter;
+    d->funcs.findentry = dyndir_findentry;
+    d->funcs.read = dyndir_read;
+    d->dir.e.funcs = &d->funcs;
+
+    return &d->dir.e;
+}
+
+unsigned int hypfs_dynid_entry_size(const struct hypfs_entry *template,
+                                    unsigned int id)
+{
+    return DIRENTRY_SIZE(snprintf(NULL, 0, template->name, id));
+}
+
+int hypfs_read_dyndir_id_entry(const struct hypfs_entry_dir *template,
+                               unsigned int id, bool is_last,
+                               XEN_GUEST_HANDLE_PARAM(void) *uaddr)
+{
+    struct xen_hypfs_dirlistentry de;
+    char name[HYPFS_DYNDIR_ID_NAMELEN];
+    unsigned int namelen, len;
+    char *out = *uaddr;
+
+    namelen = snprintf(name, sizeof(name), template->e.name, id);
+    ASSERT(namelen < sizeof(name));
+    len = DIRENTRY_SIZE(namelen);
+    memset(&de, 0, sizeof(de));
+    de.e.type = template->e.type;
+    de.e.encoding = template->e.encoding;
+    de.e.content_len = template->e.size;
+    de.e.max_write_len = template->e.max_size;
+    de.off_next = is_last ? 0 : len;
+    if ( copy_to_guest(out, &de, 1) ||
+         copy_to_guest(out + DIRENTRY_NAME_OFF, name, namelen + 1) )
+        return -EFAULT;
+    *uaddr = out + len;
+
+    return 0;
+}
+
 /* Xen's hypfs_get_entry_rel(): enter each directory on the way. */
 static struct hypfs_entry *get_entry(const char *path)
 {

@@ -14,10 +14,12 @@
 #include <unistd.h>
 
 #include <xen/dyntrace.h>
+#include <xen/hypfs.h>
 #include <xen/sched.h>
 #include <xen/time.h>
 
 #include "ring.h"
+
 #include "unit.h"
 
 #define NF     64               /* functions of the fake image */
@@ -87,8 +89,8 @@ void t_boot(void)
     unsigned int len;
 
     boot(NCPUS, NF);
-    ok(stub_hypfs_children("/tracing") == NR_TRACING_FILES,
-       "boot: /tracing holds its %u files", NR_TRACING_FILES);
+    ok(stub_hypfs_children("/tracing") == NR_TRACING_FILES + 1,
+       "boot: /tracing holds its %u files and per_cpu/", NR_TRACING_FILES);
 
     for ( i = 0; i < NF; i++ )
         order &= img_site_is_nop(img_addr(i));
@@ -533,7 +535,8 @@ static int boot_outcome(unsigned int k)
         good = !dyntrace_range_is_traced(img_addr(0), img_addr(NF - 1) + 5);
         return good && !stub_anomalies ? 0 : 1;
     }
-    if ( n != NR_TRACING_FILES )
+    /* The files and the per_cpu directory. */
+    if ( n != NR_TRACING_FILES + 1 )
     {
         diag("allocation %u failed: /tracing has %d files", k, n);
         return 1;
@@ -562,6 +565,12 @@ static int boot_outcome(unsigned int k)
         }
         s = tool_read(leaves[i]);
         good &= s != NULL;
+        free(s);
+    }
+    {
+        char *s = tool_read("per_cpu/cpu0/stats");
+
+        good &= s && strstr(s, "entries: 0\n");
         free(s);
     }
     good &= start_tracing("gfunc_002") && traced_exactly(fns(2, -1));
@@ -1403,4 +1412,183 @@ void t_trace_pipe(void)
     good &= pipe_is(5, 0) && trace_is(0, 5);
     ok(good, "trace_pipe: a probe's snapshot is not served after another "
        "read consumed it, nor after a clear");
+}
+
+/* ---- Issue 14: per_cpu/cpuN/ ---- */
+
+/* The names a directory lists, space-separated (malloc'd), or NULL. */
+static char *list_dir(const char *path)
+{
+    unsigned int len = 0, off = 0;
+    char *buf = malloc(4096), *names = calloc(1, 4096);
+    int rc = hyp_read(path, buf, 4096, &len);
+
+    if ( rc )
+    {
+        free(buf);
+        free(names);
+        return NULL;
+    }
+    for ( ;; )
+    {
+        const struct xen_hypfs_dirlistentry *de = (const void *)(buf + off);
+
+        strcat(names, *names ? " " : "");
+        strcat(names, de->name);
+        if ( !de->off_next )
+            break;
+        off += de->off_next;
+    }
+    free(buf);
+
+    return names;
+}
+
+/* A value of per_cpu/cpuN/stats, or ~0 if absent. */
+static unsigned long long stat_of(const char *stats, const char *name)
+{
+    const char *p = strstr(stats, name);
+    unsigned long long v;
+
+    if ( !p || p[strlen(name)] != ':' ||
+         sscanf(p + strlen(name) + 1, "%llu", &v) != 1 )
+        return ~0ULL;
+
+    return v;
+}
+
+struct raw_header {
+    uint32_t magic;
+    uint16_t version, header_size, record_size, cpu;
+    uint32_t nr;
+    uint64_t lost, left;
+};
+
+/* One read of per_cpu/cpuN/trace_pipe_raw: its header; -1 if malformed. */
+static int read_raw(unsigned int cpu, struct raw_header *h, unsigned int cap)
+{
+    char path[64];
+    unsigned int len = 0, i;
+    uint8_t *buf = malloc(cap);
+    int rc;
+
+    snprintf(path, sizeof(path), "/tracing/per_cpu/cpu%u/trace_pipe_raw",
+             cpu);
+    rc = hyp_read(path, buf, cap, &len);
+    if ( rc )
+    {
+        free(buf);
+        return rc;
+    }
+    memcpy(h, buf, sizeof(*h));
+    rc = h->magic == 0x52544458 && h->version == 1 &&
+         h->header_size == 32 && h->record_size == 32 && h->cpu == cpu &&
+         len == 32 + h->nr * 32 ? 0 : -1;
+    for ( i = 0; !rc && i < h->nr; i++ )
+    {
+        /* ts, ip, parent_ip, domid, vcpu, cpu, flags (function.c). */
+        uint64_t ts, ip;
+        uint16_t rcpu;
+
+        memcpy(&ts, buf + 32 + i * 32, 8);
+        memcpy(&ip, buf + 32 + i * 32 + 8, 8);
+        memcpy(&rcpu, buf + 32 + i * 32 + 28, 2);
+        if ( rcpu != cpu || ip != img_addr(2) || !ts )
+            rc = -1;
+    }
+    free(buf);
+
+    return rc;
+}
+
+void t_per_cpu(void)
+{
+    unsigned long long e = 0, t = 0;
+    struct raw_header h;
+    struct trace_info ti;
+    unsigned int i, cpu, len;
+    char *s;
+    bool good;
+
+    boot(NCPUS, NF);
+    s = list_dir("/tracing/per_cpu");
+    good = s && !strcmp(s, "cpu0 cpu1 cpu2 cpu3");
+    diag("per_cpu lists: %s", s ? s : "(error)");
+    free(s);
+    s = list_dir("/tracing/per_cpu/cpu2");
+    good &= s && !strcmp(s, "stats trace trace_pipe trace_pipe_raw");
+    free(s);
+    good &= hyp_read("/tracing/per_cpu/cpu4/stats", NULL, 0, &len) ==
+            -ENOENT &&
+            hyp_read("/tracing/per_cpu/cpu01/stats", NULL, 0, &len) ==
+            -ENOENT &&
+            hyp_read("/tracing/per_cpu/cpux/stats", NULL, 0, &len) ==
+            -ENOENT &&
+            hyp_read("/tracing/per_cpu/cpu", NULL, 0, &len) == -ENOENT;
+    ok(good, "per_cpu: lists cpu0..cpu3, each with stats, trace, trace_pipe "
+       "and trace_pipe_raw; cpu4, cpu01, cpux and cpu are ENOENT");
+
+    good = start_tracing("gfunc_002");
+    for ( i = 0; i < 200; i++ )
+        record(i % 4 == 3 ? 3 : i % 2, 2, 3, stub_now_ns + 1000);
+    s = tool_read("per_cpu/cpu1/trace");
+    parse_trace(s ? s : "", &ti);
+    good &= s && ti.header_ok && ti.entries == 50 && ti.written == 50 &&
+            ti.lines == 50 && !ti.bad_lines && strstr(s, "[001]") &&
+            !strstr(s, "[000]") && !strstr(s, "[003]");
+    free(s);
+    ok(good, "per_cpu/cpu1/trace: only CPU1's 50 of 200 records, with its "
+       "own header (50/50)");
+
+    /* Consume some of CPU0's, overwrite CPU3's: stats add up to E/T. */
+    good = read_raw(0, &h, 32 + 40 * 32) == -ENOBUFS;
+    good &= read_raw(0, &h, 32 + 128 * 32) == 0 && h.nr == 100 &&
+            h.lost == 0 && h.left == 0;
+    good &= read_raw(0, &h, 64) == 0 && h.nr == 0;
+    ok(good, "per_cpu/cpu0/trace_pipe_raw: a too small buffer gets ENOBUFS "
+       "and consumes nothing; then the 100 records (header v1, 32-byte "
+       "records of CPU0), then none");
+
+    good = tool_write_u32("buffer_size_kb", 1) == 0;
+    for ( i = 0; i < 100; i++ )
+        record(3, 2, 3, stub_now_ns + 1000);
+    for ( i = 0; i < 10; i++ )
+        record(0, 2, 3, stub_now_ns + 1000);
+    good &= read_raw(0, &h, 32 + 4 * 32) == -ENOBUFS;
+    good &= read_raw(3, &h, 32 + 40 * 32) == 0 && h.nr == 32 &&
+            h.lost == 68 && read_raw(3, &h, 64) == 0 && !h.nr && !h.lost;
+    for ( i = 0; i < 5; i++ )
+        record(3, 2, 3, stub_now_ns + 1000);
+    for ( cpu = 0; cpu < NCPUS; cpu++ )
+    {
+        char path[64];
+
+        snprintf(path, sizeof(path), "per_cpu/cpu%u/stats", cpu);
+        s = tool_read(path);
+        if ( !s )
+        {
+            good = false;
+            continue;
+        }
+        e += stat_of(s, "entries");
+        t += stat_of(s, "written") + stat_of(s, "dropped events");
+        if ( cpu == 3 )
+        {
+            good &= stat_of(s, "entries") == 5 &&
+                    stat_of(s, "overrun") == 68 &&
+                    stat_of(s, "read events") == 32 &&
+                    stat_of(s, "written") == 105 &&
+                    stat_of(s, "dropped events") == 0 &&
+                    stat_of(s, "dropped nested") == 0 &&
+                    stat_of(s, "dropped held") == 0 &&
+                    stat_of(s, "bytes") == 5 * 32;
+        }
+        free(s);
+    }
+    good &= read_trace_info(&ti) && ti.entries == e && ti.written == t &&
+            e == 15 && t == 115;
+    ok(good, "per_cpu/cpuN/stats: CPU3 after 105 records into 32 slots and "
+       "one raw read of 32: entries 5, overrun 68, read events 32; the CPUs' "
+       "entries and written + dropped add up to trace's header (%llu/%llu)",
+       e, t);
 }

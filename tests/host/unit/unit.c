@@ -412,6 +412,7 @@ static const struct test tests[] = {
     { "functional", "scope", t_scope },
     { "functional", "buffer-size", t_buffer_size },
     { "functional", "trace-pipe", t_trace_pipe },
+    { "functional", "per-cpu", t_per_cpu },
     { "scale", "scale", t_scale },
 };
 

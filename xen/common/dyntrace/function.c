@@ -302,16 +302,83 @@ static int print_rings(const char *name, struct dyntrace_text *t,
     return rc;
 }
 
+/*
+ * per_cpu/cpuN/trace_pipe_raw: a header, then the records as they are kept
+ * (struct dyntrace_record, timestamps in ns).  The layout is an interface
+ * (docs/user-guide.md of xen-dyntrace, "Raw format"): a change of it bumps
+ * RAW_VERSION.  Little-endian on both architectures.
+ */
+struct dyntrace_raw_header {
+    uint32_t magic;             /* RAW_MAGIC */
+    uint16_t version;           /* RAW_VERSION */
+    uint16_t header_size;       /* sizeof(struct dyntrace_raw_header) */
+    uint16_t record_size;       /* RECORD_SIZE */
+    uint16_t cpu;
+    uint32_t nr;                /* records that follow */
+    uint64_t lost;              /* events lost since the previous read */
+    uint64_t left;              /* records not consumed after this read */
+};
+#define RAW_MAGIC   0x52544458U /* "XDTR" */
+#define RAW_VERSION 1
+/* A raw read returns at most this many records (128 KiB). */
+#define RAW_MAX_RECORDS 4096
+
+static int print_raw(struct dyntrace_text *t, struct dyntrace_read *rd)
+{
+    struct dt_ring_snapshot *snap;
+    struct dyntrace_raw_header *h;
+    struct dt_ring_copy *c;
+    struct dyntrace_record *recs;
+    unsigned int i;
+    int rc;
+
+    ASSERT(rd->pipe && rd->cpu >= 0);
+    rc = dt_rings_snapshot(&snap, rd->cpu, RAW_MAX_RECORDS);
+    if ( rc )
+        return rc;
+    c = &snap->cpu[0];
+    recs = c->recs;
+
+    rc = dyntrace_text_alloc(t, sizeof(*h) + (unsigned long)c->nr * RECORD_SIZE);
+    if ( rc )
+    {
+        dt_rings_free_snapshot(snap);
+        return rc;
+    }
+    for ( i = 0; i < c->nr; i++ )
+        if ( recs[i].flags & DT_FLAG_RAW_TS )
+        {
+            recs[i].ts = arch_dyntrace_stamp_to_ns(recs[i].ts);
+            recs[i].flags &= ~DT_FLAG_RAW_TS;
+        }
+
+    h = (struct dyntrace_raw_header *)t->buf;
+    h->magic = RAW_MAGIC;
+    h->version = RAW_VERSION;
+    h->header_size = sizeof(*h);
+    h->record_size = RECORD_SIZE;
+    h->cpu = c->cpu;
+    h->nr = c->nr;
+    h->lost = c->lost;
+    h->left = c->entries - c->nr;
+    memcpy(h + 1, recs, (unsigned long)c->nr * RECORD_SIZE);
+    t->len = sizeof(*h) + c->nr * RECORD_SIZE;
+    c->take = c->nr;
+    rd->consume = snap;
+
+    return 0;
+}
+
 static int cf_check nop_print(struct dyntrace_text *t,
                               struct dyntrace_read *rd)
 {
-    return print_rings("nop", t, rd);
+    return rd->raw ? print_raw(t, rd) : print_rings("nop", t, rd);
 }
 
 static int cf_check function_print(struct dyntrace_text *t,
                                    struct dyntrace_read *rd)
 {
-    return print_rings("function", t, rd);
+    return rd->raw ? print_raw(t, rd) : print_rings("function", t, rd);
 }
 
 /*
@@ -388,6 +455,7 @@ static int __init cf_check function_tracer_init(void)
     int rc;
 
     BUILD_BUG_ON(sizeof(struct dyntrace_record) != RECORD_SIZE);
+    BUILD_BUG_ON(sizeof(struct dyntrace_raw_header) != 32);
 
     rc = dt_rings_init(sizeof(struct dyntrace_record));
     if ( rc )

@@ -61,8 +61,10 @@ struct dt_file {
     unsigned int max_write;         /* 0: read-only */
     /* Dynamic leaf: build the snapshot one operation reads. */
     int (*build)(struct dyntrace_text *t);
+    /* Dynamic leaf of per_cpu/cpuN/: build that CPU's snapshot. */
+    int (*cpu_build)(struct dyntrace_text *t, unsigned int cpu);
     /* Dynamic leaf: the tracer's output (consuming it, if pipe). */
-    bool trace, pipe;
+    bool trace, pipe, raw;
     /* Fixed content (when build is NULL): set it at boot. */
     int (*init)(struct hypfs_entry_leaf *leaf);
     dt_write_t *write;
@@ -702,15 +704,91 @@ static const struct dt_file dt_files[] = {
       .write = errlog_write },
 };
 
+/*
+ * per_cpu/cpuN/stats: ftrace's names for one CPU's buffer, dropped split by
+ * cause.  Since the last clear or resize; entries: records not consumed.
+ */
+#define STATS_MAX 512
+
+static int cf_check stats_build(struct dyntrace_text *t, unsigned int cpu)
+{
+    struct dt_ring_snapshot *snap;
+    const struct dt_ring_copy *c;
+    s_time_t now = NOW(), oldest = 0;
+    int rc;
+
+    /* The oldest record not consumed, and the counts: nothing consumed. */
+    rc = dt_rings_snapshot(&snap, cpu, 1);
+    if ( rc )
+        return rc;
+    c = &snap->cpu[0];
+    if ( c->nr )
+    {
+        /* The tracer's records start with their timestamp. */
+        const uint64_t *ts = c->recs;
+
+        oldest = *ts;
+    }
+    rc = dyntrace_text_alloc(t, STATS_MAX);
+    if ( !rc )
+        dyntrace_text_printf(t, STATS_MAX,
+            "entries: %"PRIu64"\n"
+            "overrun: %"PRIu64"\n"
+            "bytes: %"PRIu64"\n"
+            "oldest event ts: %5lu.%06lu\n"
+            "now ts: %5lu.%06lu\n"
+            "dropped events: %"PRIu64"\n"
+            "dropped nested: %"PRIu64"\n"
+            "dropped held: %"PRIu64"\n"
+            "read events: %"PRIu64"\n"
+            "written: %"PRIu64"\n",
+            c->entries, c->overrun, c->entries * snap->rec_size,
+            (unsigned long)(oldest / SECONDS(1)),
+            (unsigned long)((oldest % SECONDS(1)) / 1000),
+            (unsigned long)(now / SECONDS(1)),
+            (unsigned long)((now % SECONDS(1)) / 1000),
+            c->dropped, c->dropped_nested, c->dropped_held, c->consumed,
+            c->written);
+    dt_rings_free_snapshot(snap);
+
+    return rc;
+}
+
+/* The files of each per_cpu/cpuN/ directory: read-only, of that CPU. */
+static const struct dt_file dt_cpu_files[] = {
+    { .name = "trace", .type = XEN_HYPFS_TYPE_STRING, .trace = true,
+      .retry = true },
+    { .name = "trace_pipe", .type = XEN_HYPFS_TYPE_STRING, .trace = true,
+      .pipe = true, .retry = true },
+    { .name = "trace_pipe_raw", .type = XEN_HYPFS_TYPE_BLOB, .trace = true,
+      .pipe = true, .raw = true, .retry = true },
+    { .name = "stats", .type = XEN_HYPFS_TYPE_STRING,
+      .cpu_build = stats_build },
+};
+
 #define NR_FILES ARRAY_SIZE(dt_files)
+#define NR_CPU_FILES ARRAY_SIZE(dt_cpu_files)
 
 static struct hypfs_entry_leaf leaves[NR_FILES];
 static struct hypfs_funcs leaf_funcs[NR_FILES];
+static struct hypfs_entry_leaf cpu_leaves[NR_CPU_FILES];
+static struct hypfs_funcs cpu_leaf_funcs[NR_CPU_FILES];
+
+static bool is_cpu_leaf(const struct hypfs_entry *e)
+{
+    const struct hypfs_entry_leaf *l =
+        container_of(e, const struct hypfs_entry_leaf, e);
+
+    return l >= cpu_leaves && l < cpu_leaves + NR_CPU_FILES;
+}
 
 static const struct dt_file *file_of(const struct hypfs_entry *e)
 {
     const struct hypfs_entry_leaf *l =
         container_of(e, const struct hypfs_entry_leaf, e);
+
+    if ( is_cpu_leaf(e) )
+        return &dt_cpu_files[l - cpu_leaves];
 
     ASSERT(l >= leaves && l < leaves + NR_FILES);
 
@@ -764,6 +842,7 @@ struct cached {
     struct dyntrace_text text;
     struct dt_ring_snapshot *consume;
     const struct dt_file *file;
+    int cpu;                    /* the file's CPU (per_cpu/), or -1 */
     unsigned int gen, consumes;
     s_time_t born;
 };
@@ -784,7 +863,7 @@ static bool cache_take(const struct dt_file *f, struct snap *d)
     bool hit = false;
 
     spin_lock(&cache_lock);
-    if ( cache.file == f )
+    if ( cache.file == f && cache.cpu == d->rd.cpu )
     {
         old = cache;
         cache.text.buf = NULL;
@@ -841,6 +920,7 @@ static void cache_put(const struct dt_file *f, struct snap *d)
     cache.text = d->text;
     cache.consume = d->rd.consume;
     cache.file = f;
+    cache.cpu = d->rd.cpu;
     cache.gen = d->gen;
     cache.consumes = d->consumes;
     cache.born = d->born;
@@ -853,9 +933,10 @@ static void cache_put(const struct dt_file *f, struct snap *d)
     set_timer(&cache_timer, d->born + RETRY_KEEP);
 }
 
-static void snap_build(const struct dt_file *f, struct snap *d)
+static void snap_build(const struct dt_file *f, struct snap *d, int cpu)
 {
     d->built = true;
+    d->rd.cpu = cpu;
     if ( f->retry )
     {
         d->gen = dt_state_gen();
@@ -866,18 +947,75 @@ static void snap_build(const struct dt_file *f, struct snap *d)
     d->born = NOW();
     if ( f->trace )
     {
-        d->rd.cpu = -1;
         d->rd.pipe = f->pipe;
+        d->rd.raw = f->raw;
         d->rc = dt_state_tracer()->print(&d->text, &d->rd);
     }
+    else if ( f->cpu_build )
+        d->rc = f->cpu_build(&d->text, cpu);
     else
         d->rc = f->build(&d->text);
+}
+
+static int cf_check dir_read(const struct hypfs_entry *e,
+                             XEN_GUEST_HANDLE_PARAM(void) uaddr)
+{
+    int rc;
+
+    this_cpu(listing) = true;
+    rc = hypfs_read_dir(e, uaddr);
+    this_cpu(listing) = false;
+
+    return rc;
+}
+
+static const struct hypfs_funcs dir_funcs = {
+    .enter = hypfs_node_enter,
+    .exit = hypfs_node_exit,
+    .read = dir_read,
+    .write = hypfs_write_deny,
+    .getsize = hypfs_getsize,
+    .findentry = hypfs_dir_findentry,
+};
+
+/*
+ * ---- per_cpu/ ----
+ *
+ * per_cpu/ lists cpuN for every CPU that owns a buffer (the set only grows:
+ * buffers are never freed).  A HypFS operation has one dyndata slot, which
+ * HypFS's dynamic-directory helpers use for the cpuN they generate; so
+ * per_cpu/'s enter() allocates a struct cpu_dyn holding both that and the
+ * snapshot of the per-CPU leaf the operation reads, and its exit() frees
+ * it, after the leaf's exit().  The CPUs a listing shows are copied once
+ * per operation: its size and its contents agree.
+ */
+struct cpu_dyn {
+    struct hypfs_dyndir_id id;  /* First: the dyndir helpers' view. */
+    cpumask_t cpus;
+    bool cpus_taken;
+    struct snap snap;
+};
+
+/* The snapshot of the operation on leaf e. */
+static struct snap *op_snap(const struct hypfs_entry *e)
+{
+    void *d = hypfs_get_dyndata();
+
+    return is_cpu_leaf(e) ? &((struct cpu_dyn *)d)->snap : d;
+}
+
+/* The CPU whose buffer leaf e shows, or -1 for /tracing's own. */
+static int op_cpu(const struct hypfs_entry *e)
+{
+    return is_cpu_leaf(e) ? (int)((struct cpu_dyn *)hypfs_get_dyndata())->id.id
+                          : -1;
 }
 
 static const struct hypfs_entry *cf_check snap_enter(
     const struct hypfs_entry *e)
 {
-    if ( this_cpu(listing) )
+    /* per_cpu/ has the room; listings build no snapshot. */
+    if ( is_cpu_leaf(e) || this_cpu(listing) )
         return e;
 
     /* Only the room: the snapshot is built if the operation reads. */
@@ -894,9 +1032,9 @@ static unsigned int cf_check snap_getsize(const struct hypfs_entry *e)
     if ( this_cpu(listing) )
         return 0;
 
-    d = hypfs_get_dyndata();
+    d = op_snap(e);
     if ( !d->built )
-        snap_build(file_of(e), d);
+        snap_build(file_of(e), d, op_cpu(e));
     d->sized = true;
 
     /* A failed build reports no content; read() then returns the error. */
@@ -906,10 +1044,10 @@ static unsigned int cf_check snap_getsize(const struct hypfs_entry *e)
 static int cf_check snap_read(const struct hypfs_entry *e,
                               XEN_GUEST_HANDLE_PARAM(void) uaddr)
 {
-    struct snap *d = hypfs_get_dyndata();
+    struct snap *d = op_snap(e);
 
     if ( !d->built )
-        snap_build(file_of(e), d);
+        snap_build(file_of(e), d, op_cpu(e));
     if ( d->rc )
         return d->rc;
     if ( copy_to_guest(uaddr, d->text.buf, d->text.len) )
@@ -934,7 +1072,7 @@ static void cf_check snap_exit(const struct hypfs_entry *e)
     if ( this_cpu(listing) )
         return;
 
-    d = hypfs_get_dyndata();
+    d = op_snap(e);
     /*
      * A read that copied nothing (-ENOBUFS: the caller's buffer was too
      * small): keep the snapshot for the caller's retry, which then sees the
@@ -945,31 +1083,135 @@ static void cf_check snap_exit(const struct hypfs_entry *e)
         cache_put(file_of(e), d);
     dyntrace_text_free(&d->text);
     dt_rings_free_snapshot(d->rd.consume);
+    d->rd.consume = NULL;
+    if ( !is_cpu_leaf(e) )
+        hypfs_free_dyndata();
+}
+
+static const struct hypfs_entry *cf_check cpus_enter(
+    const struct hypfs_entry *e)
+{
+    if ( !hypfs_alloc_dyndata(struct cpu_dyn) )
+        return ERR_PTR(-ENOMEM);
+
+    return e;
+}
+
+static void cf_check cpus_exit(const struct hypfs_entry *e)
+{
     hypfs_free_dyndata();
 }
 
-static int cf_check dir_read(const struct hypfs_entry *e,
-                             XEN_GUEST_HANDLE_PARAM(void) uaddr)
+static const cpumask_t *cpus_taken(void)
 {
-    int rc;
+    struct cpu_dyn *d = hypfs_get_dyndata();
 
-    this_cpu(listing) = true;
-    rc = hypfs_read_dir(e, uaddr);
-    this_cpu(listing) = false;
+    if ( !d->cpus_taken )
+    {
+        cpumask_copy(&d->cpus, dt_rings_cpus());
+        d->cpus_taken = true;
+    }
+
+    return &d->cpus;
+}
+
+static HYPFS_DIR_INIT_FUNC(cpu_template, "cpu%u", &dir_funcs);
+
+static unsigned int cf_check cpus_getsize(const struct hypfs_entry *e)
+{
+    const cpumask_t *cpus = cpus_taken();
+    unsigned int cpu, size = 0;
+
+    for_each_cpu ( cpu, cpus )
+        size += hypfs_dynid_entry_size(&cpu_template.e, cpu);
+
+    return size;
+}
+
+static int cf_check cpus_read(const struct hypfs_entry *e,
+                              XEN_GUEST_HANDLE_PARAM(void) uaddr)
+{
+    const cpumask_t *cpus = cpus_taken();
+    unsigned int cpu;
+    int rc = 0;
+
+    for_each_cpu ( cpu, cpus )
+    {
+        rc = hypfs_read_dyndir_id_entry(&cpu_template, cpu,
+                                        cpumask_next(cpu, cpus) >= nr_cpu_ids,
+                                        &uaddr);
+        if ( rc )
+            break;
+    }
 
     return rc;
 }
 
-static const struct hypfs_funcs dir_funcs = {
-    .enter = hypfs_node_enter,
-    .exit = hypfs_node_exit,
-    .read = dir_read,
+static struct hypfs_entry *cf_check cpus_findentry(
+    const struct hypfs_entry_dir *dir, const char *name, unsigned int len)
+{
+    const char *end;
+    unsigned long cpu;
+
+    if ( len < 4 || strncmp(name, "cpu", 3) || !isdigit(name[3]) ||
+         (name[3] == '0' && len > 4) )
+        return ERR_PTR(-ENOENT);
+    cpu = simple_strtoul(name + 3, &end, 10);
+    if ( end != name + len || cpu >= nr_cpu_ids ||
+         !cpumask_test_cpu(cpu, cpus_taken()) )
+        return ERR_PTR(-ENOENT);
+
+    return hypfs_gen_dyndir_id_entry(&cpu_template, cpu, NULL);
+}
+
+static const struct hypfs_funcs cpus_funcs = {
+    .enter = cpus_enter,
+    .exit = cpus_exit,
+    .read = cpus_read,
     .write = hypfs_write_deny,
-    .getsize = hypfs_getsize,
-    .findentry = hypfs_dir_findentry,
+    .getsize = cpus_getsize,
+    .findentry = cpus_findentry,
 };
 
+static HYPFS_DIR_INIT_FUNC(per_cpu_dir, "per_cpu", &cpus_funcs);
+
 static HYPFS_DIR_INIT_FUNC(tracing_dir, "tracing", &dir_funcs);
+
+/* A leaf and its hypfs_funcs, from its row of dt_files[]/dt_cpu_files[]. */
+static int __init leaf_init(const struct dt_file *f, struct hypfs_entry_leaf *l,
+                            struct hypfs_funcs *fn)
+{
+    int rc;
+
+    fn->findentry = hypfs_leaf_findentry;
+    fn->write = f->write ? logged_write : hypfs_write_deny;
+    if ( f->build || f->cpu_build || f->trace )
+    {
+        fn->enter = snap_enter;
+        fn->exit = snap_exit;
+        fn->read = snap_read;
+        fn->getsize = snap_getsize;
+        l->u.content = "";              /* Unused: read() copies. */
+    }
+    else
+    {
+        fn->enter = hypfs_node_enter;
+        fn->exit = hypfs_node_exit;
+        fn->read = hypfs_read_leaf;
+        fn->getsize = hypfs_getsize;
+        rc = f->init(l);
+        if ( rc )
+            return rc;
+    }
+    l->e.type = f->type;
+    l->e.encoding = XEN_HYPFS_ENC_PLAIN;
+    l->e.name = f->name;
+    l->e.max_size = f->fits_names ? max(f->max_write, names_len)
+                                  : f->max_write;
+    l->e.funcs = fn;
+
+    return 0;
+}
 
 static int __init cf_check dyntrace_hypfs_init(void)
 {
@@ -984,41 +1226,24 @@ static int __init cf_check dyntrace_hypfs_init(void)
 
     for ( i = 0; i < NR_FILES; i++ )
     {
-        const struct dt_file *f = &dt_files[i];
-        struct hypfs_funcs *fn = &leaf_funcs[i];
-        struct hypfs_entry_leaf *l = &leaves[i];
-
-        fn->findentry = hypfs_leaf_findentry;
-        fn->write = f->write ? logged_write : hypfs_write_deny;
-        if ( f->build || f->trace )
-        {
-            fn->enter = snap_enter;
-            fn->exit = snap_exit;
-            fn->read = snap_read;
-            fn->getsize = snap_getsize;
-            l->u.content = "";          /* Unused: read() copies. */
-        }
-        else
-        {
-            fn->enter = hypfs_node_enter;
-            fn->exit = hypfs_node_exit;
-            fn->read = hypfs_read_leaf;
-            fn->getsize = hypfs_getsize;
-            rc = f->init(l);
-            if ( rc )
-                return rc;
-        }
-        l->e.type = f->type;
-        l->e.encoding = XEN_HYPFS_ENC_PLAIN;
-        l->e.name = f->name;
-        l->e.max_size = f->fits_names ? max(f->max_write, names_len)
-                                      : f->max_write;
-        l->e.funcs = fn;
+        rc = leaf_init(&dt_files[i], &leaves[i], &leaf_funcs[i]);
+        if ( rc )
+            return rc;
+    }
+    for ( i = 0; i < NR_CPU_FILES; i++ )
+    {
+        rc = leaf_init(&dt_cpu_files[i], &cpu_leaves[i], &cpu_leaf_funcs[i]);
+        if ( rc )
+            return rc;
     }
 
     hypfs_add_dir(&hypfs_root, &tracing_dir, true);
     for ( i = 0; i < NR_FILES; i++ )
         hypfs_add_leaf(&tracing_dir, &leaves[i], true);
+    hypfs_add_dir(&tracing_dir, &per_cpu_dir, true);
+    hypfs_add_dyndir(&per_cpu_dir, &cpu_template);
+    for ( i = 0; i < NR_CPU_FILES; i++ )
+        hypfs_add_leaf(&cpu_template, &cpu_leaves[i], true);
 
     return 0;
 }

@@ -241,6 +241,7 @@ static void ring_copy(struct dt_ring_copy *c, const struct dt_ring *r,
     c->lost = start - r->read + c->dropped - r->read_dropped;
     c->overrun = r->overrun + start - r->read;
     c->consumed = r->consumed;
+    c->entries = w - start;
     c->read_at = r->read;
     c->resets = r->resets;
     c->first = oldest ? start : w - n;
@@ -327,6 +328,11 @@ int dt_rings_snapshot(struct dt_ring_snapshot **psnap, int only,
 
     *psnap = snap;
     return 0;
+}
+
+const cpumask_t *dt_rings_cpus(void)
+{
+    return &ring_cpus;
 }
 
 /* Bumped under ring_lock by each committed consuming read. */

@@ -7,6 +7,7 @@
 #define DYNTRACE_RING_H
 
 #include <xen/bug.h>
+#include <xen/cpumask.h>
 #include <xen/lib.h>
 #include <xen/smp.h>
 #include <xen/types.h>
@@ -22,6 +23,7 @@ struct dt_ring_copy {
     uint64_t dropped_held;      /* ... of them: a reader held the buffer */
     uint64_t overrun;           /* overwritten before being read */
     uint64_t consumed;          /* records consumed (trace_pipe) */
+    uint64_t entries;           /* records not consumed (nr: those copied) */
     /* For a consuming read (dt_rings_consume()). */
     uint64_t first;             /* index of recs[0] since the last clear */
     uint64_t read_at;           /* the buffer's read position, copied */
@@ -185,6 +187,11 @@ void dt_rings_free_snapshot(struct dt_ring_snapshot *snap);
  * commit false, only say whether it could be committed.
  */
 int dt_rings_consume(struct dt_ring_snapshot *snap, bool commit);
+/*
+ * The CPUs that own a buffer (online or not).  It only grows: a CPU's bit is
+ * set once its buffer is allocated, which is never freed.
+ */
+const cpumask_t *dt_rings_cpus(void);
 /* Bumped by every consuming read: what trace shows has changed. */
 unsigned int dt_rings_consumes(void);
 int dt_rings_init(unsigned int rec_size);

@@ -34,6 +34,8 @@ struct dyntrace_read {
      * and frees.
      */
     bool pipe;
+    /* With pipe, for one CPU: the binary format (trace_pipe_raw). */
+    bool raw;
     struct dt_ring_snapshot *consume;
 };
 

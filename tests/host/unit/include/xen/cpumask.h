@@ -41,6 +41,11 @@ static inline unsigned int cpumask_next(int n, const cpumask_t *srcp)
     return nr_cpu_ids;
 }
 
+static inline void cpumask_copy(cpumask_t *dstp, const cpumask_t *srcp)
+{
+    *dstp = *srcp;
+}
+
 static inline unsigned int cpumask_first(const cpumask_t *srcp)
 {
     return cpumask_next(-1, srcp);

@@ -92,6 +92,20 @@ struct hypfs_entry_dir {
         .e.funcs = (fn),                          \
     }
 
+/*
+ * A directory generated per id from a template (Xen's dynamic directories):
+ * the operation's dyndata starts with this.
+ */
+struct hypfs_dyndir_id {
+    struct hypfs_entry_dir dir;             /* the template, renamed */
+    struct hypfs_funcs funcs;
+    const struct hypfs_entry_dir *template;
+#define HYPFS_DYNDIR_ID_NAMELEN 12
+    char name[HYPFS_DYNDIR_ID_NAMELEN];
+    unsigned int id;
+    void *data;
+};
+
 static inline void hypfs_string_set_reference(struct hypfs_entry_leaf *leaf,
                                               const char *str)
 {
@@ -125,5 +139,14 @@ void *hypfs_alloc_dyndata(unsigned long size);
 #define hypfs_alloc_dyndata(type) ((type *)hypfs_alloc_dyndata(sizeof(type)))
 void *hypfs_get_dyndata(void);
 void hypfs_free_dyndata(void);
+void hypfs_add_dyndir(struct hypfs_entry_dir *parent,
+                      struct hypfs_entry_dir *template);
+int hypfs_read_dyndir_id_entry(const struct hypfs_entry_dir *template,
+                               unsigned int id, bool is_last,
+                               XEN_GUEST_HANDLE_PARAM(void) *uaddr);
+struct hypfs_entry *hypfs_gen_dyndir_id_entry(
+    const struct hypfs_entry_dir *template, unsigned int id, void *data);
+unsigned int hypfs_dynid_entry_size(const struct hypfs_entry *template,
+                                    unsigned int id);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <xen/kernel.h>
 #include <xen/types.h>
 
@@ -32,6 +33,19 @@ void stub_assert_failed(const char *expr, const char *file, int line)
 #define XENLOG_DEBUG   "<3>"
 
 /* Xen's printk; also understands Xen's "%*ph" (a hex dump). */
+/* Xen's simple_strtoul(): the C library's, with Xen's const end pointer. */
+static inline unsigned long simple_strtoul(const char *cp, const char **endp,
+                                           unsigned int base)
+{
+    char *end;
+    unsigned long v = strtoul(cp, &end, base);
+
+    if ( endp )
+        *endp = end;
+
+    return v;
+}
+
 void printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Like Xen's: the number of characters written, never more than size - 1. */
