@@ -12,8 +12,10 @@
  *    NULs inside, bytes that are not UTF-8, and lengths from 0 to the file's
  *    maximum + 1 (-L: also lengths of 2^32 and more, which only a hypervisor
  *    with the hypfs_write() length fix refuses);
- *  - a read of a /tracing file, the directory or a missing path, with a random
- *    buffer size (below the header, around the content length, larger);
+ *  - a read of a /tracing file (per_cpu/cpu0's too: reads of trace_pipe and
+ *    trace_pipe_raw consume), a directory (/tracing, per_cpu, per_cpu/cpu0)
+ *    or a missing path, with a random buffer size (below the header, around
+ *    the content length, larger);
  *  - every 40 operations, a valid setup (a few functions, the function
  *    tracer, tracing on), so entries keep being patched and records written.
  *
@@ -27,7 +29,8 @@
  *    for that file;
  *  - a read whose bytes disagree with its reported size: a string whose NUL
  *    is not its last byte, a boolean not 0/1, a directory listing that does
- *    not parse, bytes written past the reported size, a success whose size
+ *    not parse, a raw buffer read whose header does not match its size,
+ *    bytes written past the reported size, a success whose size
  *    exceeds the buffer or an ENOBUFS whose size fits it.
  * A crash shows as the hypervisor's or dom0's death (the harness reports it).
  *
@@ -53,7 +56,8 @@
 #define READ_BUF (8u << 20)
 #define HDR 12u
 
-enum { TYPE_DIR = 0, TYPE_STRING = 2, TYPE_UINT = 3, TYPE_BOOL = 5 };
+enum { TYPE_DIR = 0, TYPE_BLOB = 1, TYPE_STRING = 2, TYPE_UINT = 3,
+       TYPE_BOOL = 5 };
 
 struct direntry {
     uint8_t type, encoding;
@@ -90,6 +94,13 @@ static struct file files[] = {
     { .name = "buffer_size_kb", .state = true,
       .werr = { EDOM, EINVAL, ENOMEM, EBUSY } },
     { .name = "buffer_total_size_kb", .state = true, .werr = { EACCES } },
+    /* Consuming reads and per-CPU views: read-only. */
+    { .name = "trace_pipe", .state = false, .werr = { EACCES } },
+    { .name = "per_cpu/cpu0/trace", .state = false, .werr = { EACCES } },
+    { .name = "per_cpu/cpu0/trace_pipe", .state = false, .werr = { EACCES } },
+    { .name = "per_cpu/cpu0/trace_pipe_raw", .state = false,
+      .werr = { EACCES } },
+    { .name = "per_cpu/cpu0/stats", .state = false, .werr = { EACCES } },
 };
 #define NR_FILES (sizeof(files) / sizeof(files[0]))
 enum { F_TRACER = 1, F_FILTER = 3, F_NOTRACE, F_DOMAINS, F_CPUMASK, F_ON,
@@ -204,8 +215,13 @@ static long check_read(const char *what, int type, int rc, unsigned long blen)
                       what, blen, h->content_len);
         return -1;
     }
-    /* The trace's snapshot needs the CPU maps (hotplug: EBUSY) and memory. */
-    if ( rc == ENOMEM || (rc == EBUSY && strstr(what, "/trace")) )
+    /*
+     * Snapshots of the buffers need the CPU maps (hotplug: EBUSY) and
+     * memory; a consuming read fails EAGAIN if another consumed first.
+     */
+    if ( rc == ENOMEM ||
+         (rc == EBUSY && (strstr(what, "/trace") || strstr(what, "/stats"))) ||
+         (rc == EAGAIN && strstr(what, "/trace_pipe")) )
         return -1;
     if ( rc )
     {
@@ -247,6 +263,21 @@ static long check_read(const char *what, int type, int rc, unsigned long blen)
         if ( len != 4 )
             violation("read %s: uint of content_len=%lu", what, len);
         break;
+    case TYPE_BLOB:
+    {
+        /* trace_pipe_raw: a 32-byte header, then nr 32-byte records. */
+        uint32_t magic = 0, nr = 0;
+
+        if ( len >= 32 )
+        {
+            memcpy(&magic, rbuf + HDR, 4);
+            memcpy(&nr, rbuf + HDR + 12, 4);
+        }
+        if ( len < 32 || magic != 0x52544458 || len != 32 + 32ul * nr )
+            violation("read %s: raw content of %lu bytes, magic %#x, %u "
+                      "records", what, len, magic, nr);
+        break;
+    }
     case TYPE_DIR:
     {
         /* struct xen_hypfs_dirlistentry: a direntry, off_next, the name. */
@@ -662,11 +693,22 @@ static void fuzz_read(void)
         p = file_path(&files[k]);
     else if ( k == NR_FILES )
     {
-        p = DIR_PATH;
+        static const char *const dirs[] = {
+            DIR_PATH, DIR_PATH "/per_cpu", DIR_PATH "/per_cpu/cpu0",
+        };
+
+        p = dirs[below(3)];
         type = TYPE_DIR;
     }
     else
-        p = below(2) ? DIR_PATH "/nope" : DIR_PATH "/trace/x";
+    {
+        static const char *const missing[] = {
+            DIR_PATH "/nope", DIR_PATH "/trace/x", DIR_PATH "/per_cpu/cpu",
+            DIR_PATH "/per_cpu/cpu4096", DIR_PATH "/per_cpu/cpu0/nope",
+        };
+
+        p = missing[below(5)];
+    }
     /* Learn the size, then pick a buffer around it. */
     memset(rbuf, 0, HDR);
     rc = hypfs(HYPFS_OP_read, p, rbuf, HDR);

@@ -27,6 +27,14 @@
  *   SCEN_HOTPLUG_ONOFF  the same CPUs with the on/off switch instead of
  *                 reader and clearer: a buffer allocated while recording
  *                 is off starts off; set_on covers an offline CPU.
+ *   SCEN_PIPE     CPU0: task (3 calls into 2 slots: it wraps), no NMI; two
+ *                 consumers (trace_pipe, B12: snapshot of the oldest
+ *                 records not consumed, then a commit of a chosen number of
+ *                 them, which fails if the read position moved) and a
+ *                 resizer (B11: new storage swapped in under the hold, the
+ *                 old one freed after the release).  Consume against
+ *                 overwrite, consume against consume, resize against the
+ *                 writer and the consumers.
  *
  * Memory ordering.  Spin interleaves atomic steps (sequential consistency),
  * so every access another CPU can observe separately is its own step: the
@@ -49,6 +57,14 @@
  *   spin -DSCEN_HOTPLUG -DBROKEN_CLEAR_ONLINE -a ring.pml
  *                                        dt_rings_clear walks the online CPUs
  *                                        instead of ring_cpus
+ *   spin -DSCEN_PIPE -DBROKEN_COMMIT -a ring.pml
+ *                                        dt_rings_consume() commits without
+ *                                        checking the read position: a
+ *                                        record is consumed twice
+ *   spin -DSCEN_PIPE -DBROKEN_EARLY_REC -a ring.pml
+ *                                        the writer reads the storage
+ *                                        pointer before its cmpxchg: it
+ *                                        writes into storage a resize freed
  *   spin -DBROKEN_WMB -a ring.pml        no smp_wmb between the slot and
  *                                        written++: no counterexample (the
  *                                        smp_mb before the status store and
@@ -72,13 +88,22 @@
  *     counts every call refused since the clear (those refused while the
  *     clear held the buffer may land on either side);
  *   - nothing is accepted once set_on(false) has returned (until set_on(true));
+ *   - (SCEN_PIPE) each committed consuming read starts where the last one
+ *     ended, or at 0 after a resize; the records it took are in acceptance
+ *     order, each taken once, and the first follows the last one taken
+ *     after exactly the records it reports overwritten; no writer writes
+ *     into storage a resize has freed;
  *   - no invalid end state (every wait ends: no deadlock), and the LTL claim
  *     "completes": every run reaches the final check.
  */
 
 #define NCPU        2
 #define SIZE        2           /* records per buffer: small, so it wraps */
-#define CALLS       2           /* records a task context writes */
+#if defined(SCEN_PIPE)
+# define CALLS      3           /* records a task context writes */
+#else
+# define CALLS      2
+#endif
 
 #if defined(SCEN_HOTPLUG)
 # define WCPU       1           /* the CPU with writers */
@@ -86,6 +111,14 @@
 # define CLEARER    1
 # define TOGGLER    0
 # define HOTPLUG    1
+#elif defined(SCEN_PIPE)
+# define WCPU       0
+# define READER     0
+# define CLEARER    0
+# define TOGGLER    0
+# define HOTPLUG    0
+# define CONSUMERS  2
+# define RESIZER    1
 #elif defined(SCEN_HOTPLUG_ONOFF)
 # define WCPU       1
 # define READER     0
@@ -99,7 +132,12 @@
 # define TOGGLER    1
 # define HOTPLUG    0
 #endif
-#define NPROCS      (1 + READER + CLEARER + TOGGLER + HOTPLUG)
+#ifndef CONSUMERS
+# define CONSUMERS  0
+# define RESIZER    0
+#endif
+#define NPROCS      (1 + READER + CLEARER + TOGGLER + HOTPLUG + CONSUMERS + \
+                     RESIZER)
 
 /* Buffer status (ring.c). */
 #define OFF         0
@@ -120,9 +158,18 @@ byte dropped[NCPU];
 bool ready[NCPU];               /* r->ready */
 bool has_ring[NCPU];            /* rings[cpu] != NULL */
 bool ring_cpus[NCPU];
-byte recA[NCPU * SIZE];         /* a record, as two halves written apart */
-byte recB[NCPU * SIZE];
+/*
+ * The records, as two halves written apart, in one of two storages per CPU
+ * (a resize swaps them): slot (c * 2 + store[c]) * SIZE + i.
+ */
+byte recA[NCPU * 2 * SIZE];
+byte recB[NCPU * 2 * SIZE];
+byte store[NCPU];               /* r->rec: the storage in use */
+bool freed[NCPU * 2];           /* vfree()d by a resize */
 bool rings_on = true;
+/* B12: the read position and the resets (holders' data, under ring_lock). */
+byte rd[NCPU];
+byte resets[NCPU];
 
 /* CPU maps (Xen's cpu_add_remove_lock) and ring_lock. */
 byte maps_readers;
@@ -143,6 +190,8 @@ byte gdrop_lo[NCPU];            /* refused since the clear: surely counted */
 byte gdrop_hi[NCPU];            /* ... and those that may be counted */
 bool clear_holds[NCPU];         /* a clear holds the buffer */
 bool off_returned;              /* set_on(false) returned, not on again */
+byte last_taken[NCPU];          /* id of the last record consumed, 0: none */
+byte taken_resets[NCPU];        /* resets at the last commit */
 byte done;                      /* finished processes (not the NMI) */
 bool checked;
 
@@ -165,7 +214,11 @@ inline first_step(c)
             assert(!off_returned);      /* set_on(false) drained us all */
             ev[c]++;
             id = ev[c];
-            slot = c * SIZE + written[c] % SIZE;
+#ifdef BROKEN_EARLY_REC
+            slot = (c * 2 + early) * SIZE + written[c] % SIZE;
+#else
+            slot = (c * 2 + store[c]) * SIZE + written[c] % SIZE;
+#endif
             gacc[c]++
         :: old == WRITING || old == HELD_ON ->
             inflight[c]++;
@@ -187,11 +240,13 @@ inline first_step(c)
 /* The call's last step: leave it (an NMI returns), forget its locals. */
 #define DONE(c, ctx) \
     if :: ctx == TASK -> in_call[c] = false :: else -> owner[c] = TASK fi; \
-    nmi_off[c] = false; old = 0; id = 0; slot = 0
+    nmi_off[c] = false; old = 0; id = 0; slot = 0; early = 0
 #define NMI_OFF(c)      nmi_off[c] = true
 
-#define SLOT_A(c, ctx, x)   STEP(c, ctx) recA[slot] = id; x }
-#define SLOT_B(c, ctx, x)   STEP(c, ctx) recB[slot] = id; x }
+#define SLOT_A(c, ctx, x) \
+    STEP(c, ctx) assert(!freed[slot / SIZE]); recA[slot] = id; x }
+#define SLOT_B(c, ctx, x) \
+    STEP(c, ctx) assert(!freed[slot / SIZE]); recB[slot] = id; x }
 #define COUNT(c, ctx, x)    STEP(c, ctx) written[c]++; x }
 #define PUBLISH(c, ctx, x)  STEP(c, ctx) status[c] = READY; x }
 
@@ -236,13 +291,18 @@ inline rest_of_call(c, ctx)
 /* The task context of a CPU: CALLS calls, whenever the CPU runs. */
 proctype task(byte c)
 {
-    byte n = CALLS, old, id, slot;
+    byte n = CALLS, old, id, slot, early;
 
 end:
     do
     :: atomic { n > 0 && owner[c] == TASK ->
                 n--;
                 in_call[c] = true;
+#ifdef BROKEN_EARLY_REC
+                early = store[c]
+    };
+       atomic { owner[c] == TASK ->
+#endif
                 first_step(c) };
        rest_of_call(c, TASK)
     :: atomic { n == 0 -> done++; break }
@@ -252,11 +312,12 @@ end:
 /* One NMI on a CPU, at any point of its task context (or never). */
 proctype nmi(byte c)
 {
-    byte old, id, slot;
+    byte old, id, slot, early;
 
 end:
     atomic { owner[c] == TASK && !nmi_off[c] ->
              owner[c] = NMI;
+             early = store[c];
              first_step(c) };
     rest_of_call(c, NMI)
 }
@@ -314,10 +375,10 @@ inline copy_rec(c, i)
     if
     :: i < n ->
         MAYBE_EARLY(c, s);
-        a = recA[c * SIZE + (w - n + i) % SIZE];
+        a = recA[(c * 2 + store[c]) * SIZE + (w - n + i) % SIZE];
         MAYBE_EARLY(c, s);
         atomic {
-            b = recB[c * SIZE + (w - n + i) % SIZE];
+            b = recB[(c * 2 + store[c]) * SIZE + (w - n + i) % SIZE];
             assert(a == b);             /* no torn record */
             assert(a > fl[c]);          /* nothing from before the clear */
             assert(a > prev);           /* acceptance order */
@@ -338,7 +399,8 @@ inline snap_cpu(c)
         atomic {
             w = written[c];
             assert(w == gacc[c]);       /* nothing in flight under a hold */
-            n = (w < SIZE -> w : SIZE)
+            n = (w < SIZE -> w : SIZE);
+            n = (w - rd[c] < n -> w - rd[c] : n)
         };
         copy_rec(c, 0);
         copy_rec(c, 1);
@@ -494,6 +556,143 @@ proctype hotplug()
     done++
 }
 
+#if CONSUMERS
+/*
+ * A consuming read of CPU0 (B12).  Snapshot: under the hold, the oldest
+ * records not consumed, from start = max(read, written - SIZE), noting read
+ * and resets.  Then, after the caller got its text, the commit of a chosen
+ * number of them: one step under ring_lock, failing (-EAGAIN) if read or
+ * resets moved.
+ */
+inline consume_once(c)
+{
+    if
+    :: GET_MAPS ->
+        LOCK;
+        ring_hold(c, s, false);
+        atomic {
+            w = written[c];
+            assert(w == gacc[c]);
+            at = rd[c];
+            rs = resets[c];
+            start = (w > SIZE && w - SIZE > at -> w - SIZE : at);
+            n = w - start
+        };
+        if
+        :: n > 0 ->
+            a = recA[(c * 2 + store[c]) * SIZE + start % SIZE];
+            atomic {
+                b = recB[(c * 2 + store[c]) * SIZE + start % SIZE];
+                assert(a == b)
+            };
+            t0 = a
+        :: else -> skip
+        fi;
+        if
+        :: n > 1 ->
+            a = recA[(c * 2 + store[c]) * SIZE + (start + 1) % SIZE];
+            atomic {
+                b = recB[(c * 2 + store[c]) * SIZE + (start + 1) % SIZE];
+                assert(a == b)
+            };
+            t1 = a
+        :: else -> skip
+        fi;
+        atomic { RELEASE(c, s); s = 0; a = 0; b = 0 };
+        UNLOCK_PUT;
+        /* The text went out: take 0, 1 or all of the copied records. */
+        if
+        :: take = 0
+        :: n > 0 -> take = 1
+        :: n > 1 -> take = 2
+        fi;
+        atomic {
+            !ring_lock ->
+#ifndef BROKEN_COMMIT
+            if
+            :: rd[c] == at && resets[c] == rs ->
+#else
+            if
+            :: resets[c] == rs ->
+#endif
+                /* The ghost: consumed in order, once, after the lost. */
+                if
+                :: take > 0 ->
+                    assert(t0 > last_taken[c]);
+                    assert(taken_resets[c] != rs || last_taken[c] == 0 ||
+                           t0 == last_taken[c] + 1 + (start - at))
+                :: else -> skip
+                fi;
+                if
+                :: taken_resets[c] != rs ->
+                    assert(at == 0)     /* a resize restarted the positions */
+                :: else -> skip
+                fi;
+                if
+                :: take == 1 -> last_taken[c] = t0
+                :: take == 2 -> assert(t1 == t0 + 1); last_taken[c] = t1
+                :: take == 0 && n > 0 ->
+                    last_taken[c] = t0 - 1  /* the overwritten are gone */
+                :: else -> skip
+                fi;
+                taken_resets[c] = rs;
+                rd[c] = start + take
+            :: else ->
+                skip                    /* -EAGAIN: nothing consumed */
+            fi;
+            w = 0; at = 0; rs = 0; start = 0; n = 0; take = 0; t0 = 0; t1 = 0
+        }
+    :: else ->
+        skip
+    fi
+}
+
+proctype consumer(byte reads)
+{
+    byte s, w, at, rs, start, n, take, a, b, t0, t1, k = reads;
+    bool released;
+
+    do
+    :: k > 0 -> consume_once(0); k--
+    :: else -> break
+    od;
+    done++
+}
+#endif
+
+#if RESIZER
+/*
+ * dt_rings_resize() of CPU0: new storage, swapped in under the hold with the
+ * counts and positions reset; the old one freed after the release.
+ */
+proctype resizer()
+{
+    byte s, mark, old_store;
+    bool released;
+
+    if
+    :: GET_MAPS ->
+        atomic { LOCK; mark = ev[0] };
+        ring_hold(0, s, true);
+        atomic {
+            old_store = store[0];
+            store[0] = 1 - old_store;
+            written[0] = 0;
+            dropped[0] = 0;
+            rd[0] = 0;
+            last_taken[0] = 0;
+            resets[0]++
+        };
+        atomic { RELEASE(0, s); clear_holds[0] = false; s = 0 };
+        UNLOCK_PUT;
+        atomic { freed[old_store] = true; clear_floor[0] = mark }
+    :: else ->
+        skip
+    fi;
+    done++
+}
+#endif
+
 /* At the end (everything done, no NMI mid-call): the accounting. */
 proctype final()
 {
@@ -519,7 +718,9 @@ init
         ready[0] = true;
         owner[0] = TASK;
         run task(WCPU);
-        run nmi(WCPU);
+#if !CONSUMERS
+        run nmi(WCPU);                  /* SCEN_PIPE: nesting is SCEN_WRITE's */
+#endif
 #if READER
         run reader();
 #endif
@@ -531,6 +732,13 @@ init
 #endif
 #if HOTPLUG
         run hotplug();
+#endif
+#if CONSUMERS
+        run consumer(2);
+        run consumer(1);
+#endif
+#if RESIZER
+        run resizer();
 #endif
         run final()
     }
