@@ -7,6 +7,15 @@
  *   hypfs-raw read PATH SIZE [N]  read PATH with a buffer of SIZE bytes
  *   hypfs-raw version             XEN_HYPFS_OP_get_version (what libxenhypfs
  *                                 asks first when it opens)
+ *   hypfs-raw drain PATH STOPFILE OUT
+ *                                 read PATH (a per_cpu/cpuN/trace_pipe_raw)
+ *                                 in a loop until STOPFILE exists and a read
+ *                                 returns nothing, checking each read's
+ *                                 header; write each record to OUT as
+ *                                 "[CPU] SECONDS.MICROSECONDS: IP" (the
+ *                                 text trace's CPU and time fields), print
+ *                                 "drain reads=R records=N lost=L eagain=A
+ *                                 bad=B"; exits 1 if B (malformed reads) > 0
  *
  * Prints "rc=N errno=NAME [content_len=L type=T encoding=E max_write_len=M]"
  * for the last of N (default 1) back-to-back calls, then, when N > 1,
@@ -18,6 +27,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +37,6 @@
 #include <unistd.h>
 
 #include "privcmd.h"
-
 
 struct direntry {
     uint8_t type, encoding;
@@ -58,6 +67,103 @@ static const char *errname(int e)
     }
 }
 
+/* trace_pipe_raw's header (docs/user-guide.md, "Raw format"). */
+struct raw_header {
+    uint32_t magic;
+    uint16_t version, header_size, record_size, cpu;
+    uint32_t nr;
+    uint64_t lost, left;
+};
+
+static int hypercall(int fd, unsigned long op, const char *path, void *buf,
+                     size_t blen)
+{
+    struct privcmd_hypercall h = { .op = HYPERVISOR_hypfs_op };
+
+    h.arg[0] = op;
+    h.arg[1] = (uintptr_t)path;
+    h.arg[2] = strlen(path) + 1;
+    h.arg[3] = (uintptr_t)buf;
+    h.arg[4] = blen;
+
+    return ioctl(fd, IOCTL_PRIVCMD_HYPERCALL, &h) < 0 ? errno : 0;
+}
+
+static void *locked(size_t len);
+
+static int drain(const char *arg_path, const char *stop, const char *outname)
+{
+    size_t plen = strlen(arg_path) + 1, blen = sizeof(struct direntry) +
+                  sizeof(struct raw_header) + 4096 * 32;
+    char *path = locked(plen);
+    uint8_t *buf = locked(blen);
+    unsigned long reads = 0, records = 0, lost = 0, eagain = 0, bad = 0;
+    FILE *out = fopen(outname, "w");
+    int fd = open("/dev/xen/privcmd", O_RDWR);
+    bool stopping = false;
+
+    if ( fd < 0 || !out )
+    {
+        perror(fd < 0 ? "/dev/xen/privcmd" : outname);
+        return 2;
+    }
+    memcpy(path, arg_path, plen);
+    for ( ;; )
+    {
+        const struct direntry *d = (const struct direntry *)buf;
+        const struct raw_header *h = (const void *)(d + 1);
+        const uint8_t *rec = (const uint8_t *)(h + 1);
+        int err;
+        uint32_t i;
+
+        if ( !stopping && !access(stop, F_OK) )
+            stopping = true;
+        err = hypercall(fd, HYPFS_OP_read, path, buf, blen);
+        reads++;
+        if ( err == EAGAIN )
+        {
+            eagain++;
+            continue;
+        }
+        if ( err || d->content_len < sizeof(*h) || h->magic != 0x52544458 ||
+             h->version != 1 || h->header_size != sizeof(*h) ||
+             h->record_size != 32 ||
+             d->content_len != sizeof(*h) + 32ul * h->nr )
+        {
+            fprintf(stderr, "drain: read %lu: errno %s, content_len %u\n",
+                    reads, errname(err), d->content_len);
+            bad++;
+            if ( bad > 10 )
+                break;
+            continue;
+        }
+        lost += h->lost;
+        records += h->nr;
+        for ( i = 0; i < h->nr; i++ )
+        {
+            uint64_t ts, ip;
+            uint16_t cpu;
+
+            memcpy(&ts, rec + 32 * i, 8);
+            memcpy(&ip, rec + 32 * i + 8, 8);
+            memcpy(&cpu, rec + 32 * i + 28, 2);
+            fprintf(out, "[%03u] %lu.%06lu: %#lx\n", cpu,
+                    (unsigned long)(ts / 1000000000),
+                    (unsigned long)(ts % 1000000000 / 1000),
+                    (unsigned long)ip);
+        }
+        if ( stopping && !h->nr && !h->lost )
+            break;
+        if ( !h->nr )
+            usleep(1000);
+    }
+    fclose(out);
+    printf("drain reads=%lu records=%lu lost=%lu eagain=%lu bad=%lu\n", reads,
+           records, lost, eagain, bad);
+
+    return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     struct privcmd_hypercall h = { .op = HYPERVISOR_hypfs_op };
@@ -84,10 +190,13 @@ int main(int argc, char **argv)
         printf("rc=%d errno=%s\n", rc, errname(err));
         return 0;
     }
+    if ( argc == 5 && !strcmp(argv[1], "drain") )
+        return drain(argv[2], argv[3], argv[4]);
     if ( (argc != 4 && argc != 5) || (strcmp(argv[1], "write") && strcmp(argv[1], "read")) )
     {
         fprintf(stderr,
-                "usage: hypfs-raw write PATH HEX [N] | read PATH SIZE [N] | version\n");
+                "usage: hypfs-raw write PATH HEX [N] | read PATH SIZE [N] | "
+                "version | drain PATH STOPFILE OUT\n");
         return 2;
     }
 

@@ -50,21 +50,34 @@ expect_eq "trace after the pipe read (E T)" "0 10" "$(header /tmp/t2.txt)"
 xenhypfs cat $T/trace_pipe >/tmp/p2.txt
 expect_eq "a second trace_pipe read" 0 "$(record_lines /tmp/p2.txt | wc -l)"
 
-# Exactly once: N records made on every dom0 vCPU while trace_pipe is read in
-# a loop; what the reads returned, plus the losses they reported, is N.
+# Exactly once, with two consumers: N records made on every dom0 vCPU while
+# trace_pipe is read in a loop and, at the same time, CPU0's trace_pipe_raw is
+# drained (a read of one consumer whose records the other took first fails
+# EAGAIN and is retried). What both returned, plus the losses both reported,
+# is N, and no record was returned twice.
 run xenhypfs write $T/trace ""
 n=${PIPE_RECORDS:-20000}
 rm -f /tmp/pipe.stop /tmp/pipe.err
 : >/tmp/pipe.all
 (
     reads=0
+    eagain=0
     while [ ! -f /tmp/pipe.stop ]; do
-        xenhypfs cat $T/trace_pipe >>/tmp/pipe.all 2>>/tmp/pipe.err || echo "read failed" >>/tmp/pipe.err
+        if ! xenhypfs cat $T/trace_pipe >>/tmp/pipe.all 2>/tmp/pipe.err1; then
+            # The raw drain took the records first: nothing consumed, read again.
+            if grep -q "Resource temporarily unavailable" /tmp/pipe.err1; then
+                eagain=$((eagain + 1))
+            else
+                cat /tmp/pipe.err1 >>/tmp/pipe.err
+            fi
+        fi
         reads=$((reads + 1))
     done
-    echo $reads >/tmp/pipe.reads
+    echo "$reads (EAGAIN $eagain)" >/tmp/pipe.reads
 ) &
 reader=$!
+hypfs-raw drain $T/per_cpu/cpu0/trace_pipe_raw /tmp/pipe.stop /tmp/raw.all >/tmp/raw.out &
+drainer=$!
 # Each vCPU makes its share in 40 bursts, so that reads interleave with them.
 nv=$(nproc)
 burst=$((n / nv / 40))
@@ -77,6 +90,8 @@ done
 for p in $pids; do wait $p || fail "hypercalls"; done
 touch /tmp/pipe.stop
 wait $reader
+wait $drainer || { cat /tmp/raw.out; fail "the raw drain saw malformed reads"; }
+cat /tmp/raw.out
 run xenhypfs write $T/tracing_on 0
 for i in 1 2 3 4 5 6 7 8; do
     xenhypfs cat $T/trace_pipe >/tmp/pd.txt
@@ -85,16 +100,19 @@ for i in 1 2 3 4 5 6 7 8; do
 done
 [ ! -s /tmp/pipe.err ] || { cat /tmp/pipe.err; fail "trace_pipe reads failed"; }
 made=$((per * nv))
-got=$(count_records /tmp/pipe.all xen_extra_version)
-lost=$(lost_sum /tmp/pipe.all)
+raw=$(sed -n 's/.* records=\([0-9]*\) .*/\1/p' /tmp/raw.out)
+rawlost=$(sed -n 's/.* lost=\([0-9]*\) .*/\1/p' /tmp/raw.out)
+got=$(($(count_records /tmp/pipe.all xen_extra_version) + raw))
+lost=$(($(lost_sum /tmp/pipe.all) + rawlost))
 bad=$(record_lines /tmp/pipe.all | grep -v ': xen_extra_version <-' | grep -vc '^CPU:[0-9]* \[LOST [0-9]* EVENTS\]$' || true)
 xenhypfs cat $T/trace >/tmp/t3.txt
-note "pipe: made=$made reads=$(cat /tmp/pipe.reads) returned=$got lost=$lost trace(E T)=$(header /tmp/t3.txt)"
+note "pipe: made=$made reads=$(cat /tmp/pipe.reads) returned=$got (raw $raw) lost=$lost (raw $rawlost) trace(E T)=$(header /tmp/t3.txt)"
 expect_eq "lines that are neither records nor losses" 0 "$bad"
 expect_eq "records returned + lost" "$made" "$((got + lost))"
 expect_eq "trace after the pipe drained it (E T)" "0 $made" "$(header /tmp/t3.txt)"
 # No record twice: timestamps and CPUs are unique per record.
-dups=$(grep ': xen_extra_version <-' /tmp/pipe.all | awk '{ print $2, $4 }' | sort | uniq -d | wc -l)
+dups=$({ grep ': xen_extra_version <-' /tmp/pipe.all | awk '{ print $2, $4 }'; awk '{ print $1, $2 }' /tmp/raw.all; } |
+    sort | uniq -d | wc -l)
 expect_eq "records returned twice" 0 "$dups"
 
 # per_cpu: each CPU's stats add up to trace's header; a raw probe consumes
