@@ -339,7 +339,8 @@ static int print_raw(struct dyntrace_text *t, struct dyntrace_read *rd)
     c = &snap->cpu[0];
     recs = c->recs;
 
-    rc = dyntrace_text_alloc(t, sizeof(*h) + (unsigned long)c->nr * RECORD_SIZE);
+    rc = dyntrace_text_alloc(t, sizeof(*h) +
+                                (unsigned long)c->nr * RECORD_SIZE);
     if ( rc )
     {
         dt_rings_free_snapshot(snap);
