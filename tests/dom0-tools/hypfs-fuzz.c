@@ -96,6 +96,8 @@ static struct file files[] = {
     { .name = "buffer_total_size_kb", .state = true, .werr = { EACCES } },
     /* Consuming reads and per-CPU views: read-only. */
     { .name = "trace_pipe", .state = false, .werr = { EACCES } },
+    { .name = "available_functions_addrs", .state = false,
+      .werr = { EACCES } },
     { .name = "per_cpu/cpu0/trace", .state = false, .werr = { EACCES } },
     { .name = "per_cpu/cpu0/trace_pipe", .state = false, .werr = { EACCES } },
     { .name = "per_cpu/cpu0/trace_pipe_raw", .state = false,

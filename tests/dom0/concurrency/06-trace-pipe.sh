@@ -110,6 +110,17 @@ note "pipe: made=$made reads=$(cat /tmp/pipe.reads) returned=$got (raw $raw) los
 expect_eq "lines that are neither records nor losses" 0 "$bad"
 expect_eq "records returned + lost" "$made" "$((got + lost))"
 expect_eq "trace after the pipe drained it (E T)" "0 $made" "$(header /tmp/t3.txt)"
+# The raw records' function address is the one available_functions_addrs
+# gives xen_extra_version.
+xenhypfs cat $T/available_functions_addrs >/tmp/addrs.txt
+expect_eq "available_functions_addrs lines" "$(xenhypfs cat $T/available_functions | wc -l)" "$(wc -l </tmp/addrs.txt)"
+addr=$(awk '$2 == "xen_extra_version" { print $1 }' /tmp/addrs.txt)
+note "xen_extra_version at $addr"
+if [ "$raw" -gt 0 ]; then
+    want_ip=0x$(echo "$addr" | sed 's/^0*//')
+    bad_ip=$(awk '{ print $3 }' /tmp/raw.all | sort -u | grep -vcx "$want_ip" || true)
+    expect_eq "raw records whose address is not xen_extra_version's" 0 "$bad_ip"
+fi
 # No record twice: timestamps and CPUs are unique per record.
 dups=$({ grep ': xen_extra_version <-' /tmp/pipe.all | awk '{ print $2, $4 }'; awk '{ print $1, $2 }' /tmp/raw.all; } |
     sort | uniq -d | wc -l)

@@ -23,7 +23,7 @@
 #include "unit.h"
 
 #define NF     64               /* functions of the fake image */
-#define NR_TRACING_FILES 14     /* the files of /tracing */
+#define NR_TRACING_FILES 15     /* the files of /tracing */
 #define NCPUS  4
 
 static unsigned long want[BITS_TO_LONGS(IMG_MAX_FUNCS)];
@@ -545,6 +545,7 @@ static int boot_outcome(unsigned int k)
     {
         static const char *const leaves[NR_TRACING_FILES] = {
             "available_tracers", "current_tracer", "available_functions",
+            "available_functions_addrs",
             "set_function_filter", "set_function_notrace",
             "set_domain_filter", "tracing_cpumask", "tracing_on",
             "trace", "trace_pipe", "buffer_size_kb", "buffer_total_size_kb",
@@ -1591,4 +1592,41 @@ void t_per_cpu(void)
        "one raw read of 32: entries 5, overrun 68, read events 32; the CPUs' "
        "entries and written + dropped add up to trace's header (%llu/%llu)",
        e, t);
+}
+
+/* ---- Issue 14: available_functions_addrs ---- */
+
+void t_functions_addrs(void)
+{
+    char *addrs, *names, *p, *q;
+    unsigned int n = 0, match = 0;
+
+    boot(NCPUS, NF);
+    addrs = tool_read("available_functions_addrs");
+    names = tool_read("available_functions");
+    /* Line by line: "%016lx NAME", NAME as available_functions has it. */
+    for ( p = addrs, q = names; p && q && *p; n++ )
+    {
+        unsigned long addr;
+        char name[128], want[128];
+        int len;
+
+        if ( sscanf(p, "%lx %127s", &addr, name) != 2 ||
+             sscanf(q, "%127s", want) != 1 )
+            break;
+        if ( !strcmp(name, want) && p[16] == ' ' )
+            match++;
+        if ( !strcmp(name, "gfunc_002") && addr != img_addr(2) )
+            match = 0;
+        len = strcspn(p, "\n");
+        p += len + (p[len] == '\n');
+        q += strcspn(q, "\n");
+        q += *q == '\n';
+    }
+    ok(addrs && names && n == match && n >= NF && !*p,
+       "available_functions_addrs: %u lines, each the patch site (the "
+       "address records carry: gfunc_002 at img_addr(2)) and the name of "
+       "available_functions' line", n);
+    free(addrs);
+    free(names);
 }

@@ -413,6 +413,7 @@ static const struct test tests[] = {
     { "functional", "buffer-size", t_buffer_size },
     { "functional", "trace-pipe", t_trace_pipe },
     { "functional", "per-cpu", t_per_cpu },
+    { "functional", "functions-addrs", t_functions_addrs },
     { "scale", "scale", t_scale },
 };
 

@@ -104,6 +104,7 @@ void t_scope(void);
 void t_buffer_size(void);
 void t_trace_pipe(void);
 void t_per_cpu(void);
+void t_functions_addrs(void);
 void t_scale(void);
 
 #endif

@@ -640,6 +640,29 @@ static int __init cf_check functions_init(struct hypfs_entry_leaf *leaf)
     return 0;
 }
 
+/*
+ * available_functions_addrs (Linux's available_filter_functions_addrs): each
+ * traceable function's patch site, the address its records carry, and its
+ * name, for programs that read trace_pipe_raw.  Built when read: it would
+ * otherwise keep a string as long as the symbol names in memory.
+ */
+static int cf_check addrs_build(struct dyntrace_text *t)
+{
+    unsigned int i, nr = dt_sites_nr();
+    unsigned long max = 1;
+    int rc;
+
+    for ( i = 0; i < nr; i++ )
+        max += 2 * sizeof(long) + 1 + strlen(dt_site_name(i)) + 1;
+    rc = dyntrace_text_alloc(t, max);
+    /* Lines separated as in available_functions (xenhypfs adds the last). */
+    for ( i = 0; !rc && i < nr; i++ )
+        dyntrace_text_printf(t, max, "%s%016lx %s", i ? "\n" : "",
+                             dt_site_addr(i), dt_site_name(i));
+
+    return rc;
+}
+
 static int __init cf_check tracing_on_init(struct hypfs_entry_leaf *leaf)
 {
     leaf->u.content = dt_state_on();
@@ -672,6 +695,8 @@ static const struct dt_file dt_files[] = {
       .write = tracer_write },
     { .name = "available_functions", .type = XEN_HYPFS_TYPE_STRING,
       .init = functions_init },
+    { .name = "available_functions_addrs", .type = XEN_HYPFS_TYPE_STRING,
+      .build = addrs_build },
     { .name = "set_function_filter", .type = XEN_HYPFS_TYPE_STRING,
       .max_write = SET_MAX_WRITE, .fits_names = true,
       .build = dt_state_filter_text, .write = filter_write },
