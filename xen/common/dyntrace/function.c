@@ -167,6 +167,16 @@ static void heap_down(struct cursor *h, unsigned int n, unsigned int i)
  * First pass, in buffer order: convert NMI/MCE timestamps to nanoseconds
  * (the merge compares them) and add up the exact length of every line.
  */
+/* An NMI/MCE record's timestamp in NOW()'s nanoseconds (for reading it). */
+static void stamp_to_ns(struct dyntrace_record *r)
+{
+    if ( r->flags & DT_FLAG_RAW_TS )
+    {
+        r->ts = arch_dyntrace_stamp_to_ns(r->ts);
+        r->flags &= ~DT_FLAG_RAW_TS;
+    }
+}
+
 static unsigned long measure(struct dt_ring_snapshot *snap,
                              struct sym_caches *cache)
 {
@@ -182,11 +192,7 @@ static unsigned long measure(struct dt_ring_snapshot *snap,
             struct dyntrace_text line;
             char buf[LINE_MAX];
 
-            if ( recs[j].flags & DT_FLAG_RAW_TS )
-            {
-                recs[j].ts = arch_dyntrace_stamp_to_ns(recs[j].ts);
-                recs[j].flags &= ~DT_FLAG_RAW_TS;
-            }
+            stamp_to_ns(&recs[j]);
             line.buf = buf;
             buf[0] = '\0';
             line.len = 1;
@@ -347,11 +353,7 @@ static int print_raw(struct dyntrace_text *t, struct dyntrace_read *rd)
         return rc;
     }
     for ( i = 0; i < c->nr; i++ )
-        if ( recs[i].flags & DT_FLAG_RAW_TS )
-        {
-            recs[i].ts = arch_dyntrace_stamp_to_ns(recs[i].ts);
-            recs[i].flags &= ~DT_FLAG_RAW_TS;
-        }
+        stamp_to_ns(&recs[i]);
 
     h = (struct dyntrace_raw_header *)t->buf;
     h->magic = RAW_MAGIC;
