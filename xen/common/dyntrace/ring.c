@@ -18,16 +18,22 @@
  *   possibly in NMI context) takes it READY -> WRITING with cmpxchg in
  *   dt_ring_reserve(), fills the slot, and dt_ring_commit() publishes the
  *   count and stores READY after a full barrier.  A writer that finds
- *   WRITING (nested NMI/MCE on this CPU) or HELD_ON (a reader holds it while
+ *   WRITING (nested NMI/MCE on this CPU) or HELD_ON (a holder has it while
  *   recording is on) counts the event as dropped; OFF and HELD_OFF mean
  *   recording is off: nothing was accepted.
  *
- * - Readers, clearers and the on/off switch ("holders") are serialised by
- *   ring_lock and never run in writer context.  A holder waits until the
- *   status is not WRITING, then swaps READY/OFF to HELD_ON/HELD_OFF.  The
+ * - trace's reader, clearers, resizes and the on/off switch ("holders") are
+ *   serialised by ring_lock and never run in writer context.  A holder waits
+ *   until the status is not WRITING, then swaps READY/OFF to
+ *   HELD_ON/HELD_OFF.  The
  *   wait is bounded: a writer holds WRITING for one record with IRQs off.
  *   While held, no writer touches the buffer, so copies are never torn and
  *   resets never race with a slot being filled.  This is the drain.
+ *
+ * - A consuming read (trace_pipe, trace_pipe_raw) takes ring_lock but does
+ *   not hold the buffer, so that reading never makes a writer drop: it
+ *   copies while the writer may run and keeps only the records the writer
+ *   cannot have touched (ring_copy_unheld(), design.md B13).
  *
  * - Every traversal pins the CPU set with get_cpu_maps() (failure: -EBUSY)
  *   and covers every CPU in ring_cpus, offline ones included.
@@ -220,19 +226,23 @@ void dt_rings_free_snapshot(struct dt_ring_snapshot *snap)
     vfree(snap);
 }
 
-/*
- * Copy a held buffer's records not yet consumed into c, oldest first: the
- * newest cap (trace: cap is only less than the buffer if a resize made it
- * larger than c was allocated for), or the oldest cap (oldest: a consuming
- * read, which takes them in order).
- */
-static void ring_copy(struct dt_ring_copy *c, const struct dt_ring *r,
-                      unsigned int cap, bool oldest)
+/* Copy n records from index first on into c->recs (wrapping at the end). */
+static void copy_slots(struct dt_ring_copy *c, const struct dt_ring *r,
+                       uint64_t first, unsigned long n)
 {
-    unsigned int size = r->mask + 1, first, part;
-    uint64_t w = r->written, start = max(r->read, w > size ? w - size : 0);
-    unsigned long n = min_t(uint64_t, w - start, cap);
+    unsigned int size = r->mask + 1, at = first & r->mask;
+    unsigned long part = min_t(unsigned long, n, size - at);
 
+    memcpy(c->recs, (uint8_t *)r->rec + (unsigned long)at * rec_size,
+           part * rec_size);
+    memcpy((uint8_t *)c->recs + part * rec_size, r->rec,
+           (n - part) * rec_size);
+}
+
+/* The counters and read position of a copy whose oldest record is start. */
+static void copy_counts(struct dt_ring_copy *c, const struct dt_ring *r,
+                        uint64_t w, uint64_t start)
+{
     c->written = w;
     c->dropped_nested = read_atomic(&r->dropped);
     c->dropped_held = read_atomic(&r->dropped_held);
@@ -244,16 +254,90 @@ static void ring_copy(struct dt_ring_copy *c, const struct dt_ring *r,
     c->entries = w - start;
     c->read_at = r->read;
     c->resets = r->resets;
-    c->first = oldest ? start : w - n;
     c->take = 0;
+}
+
+/*
+ * Copy a held buffer's records not yet consumed into c, oldest first: the
+ * newest cap (cap is only less than the buffer if a resize made it larger
+ * than c was allocated for).  trace's read: the records and counters are
+ * one instant's.
+ */
+static void ring_copy(struct dt_ring_copy *c, const struct dt_ring *r,
+                      unsigned int cap)
+{
+    unsigned int size = r->mask + 1;
+    uint64_t w = r->written, start = max(r->read, w > size ? w - size : 0);
+    unsigned long n = min_t(uint64_t, w - start, cap);
+
+    copy_counts(c, r, w, start);
+    c->first = w - n;
     c->nr = n;
-    /* From the oldest copied record to the end, then from the start. */
-    first = c->first & r->mask;
-    part = min_t(unsigned long, n, size - first);
-    memcpy(c->recs, (uint8_t *)r->rec + (unsigned long)first * rec_size,
-           (unsigned long)part * rec_size);
-    memcpy((uint8_t *)c->recs + (unsigned long)part * rec_size, r->rec,
-           (n - part) * rec_size);
+    copy_slots(c, r, c->first, n);
+}
+
+/*
+ * A consuming read's copy (B13): the oldest cap records not consumed,
+ * taken without holding the buffer, so that a reader keeping up with the
+ * writers never makes them drop a record.  The writer of this CPU may run
+ * meanwhile (ring_lock keeps every holder out, so the storage and the read
+ * position stay put); what it can do to the copy is overwrite the oldest
+ * slots.  So: read the count, copy, read the status and the count again,
+ * and keep only the records no writer can have touched.  A writer whose
+ * slot stores the copy saw (index j: slot j & mask, the record j - size)
+ * had taken WRITING and read the count as j before them; so the status read
+ * after the copy is WRITING with a count w2 >= j, or READY with w2 >= j + 1
+ * (that writer committed).  Records from w2 - size + 1 (WRITING) or
+ * w2 - size (otherwise) on are intact; older ones count as overwritten
+ * (overrun), as if the writer had finished first.
+ */
+static void ring_copy_unheld(struct dt_ring_copy *c, const struct dt_ring *r,
+                             unsigned int cap)
+{
+    unsigned int size = r->mask + 1;
+    uint64_t w, w2, start, intact;
+    unsigned long n, skip;
+    bool writing;
+
+    ASSERT(spin_is_locked(&ring_lock));
+
+    /*
+     * The count before the slots it covers.  Pairs with the smp_wmb() before
+     * the count's increment in dt_ring_commit().
+     */
+    w = read_atomic(&r->written);
+    smp_rmb();
+    start = max(r->read, w > size ? w - size : 0);
+    n = min_t(uint64_t, w - start, cap);
+    copy_slots(c, r, start, n);
+    /*
+     * The slots before the second count.  Pairs with the full barrier of the
+     * cmpxchg in dt_ring_reserve(), between a writer's reading of the count
+     * and its stores to the slot: if the copy saw any of those stores, w2
+     * covers that writer.
+     */
+    smp_rmb();
+    writing = read_atomic(&r->status) == RING_WRITING;
+    /*
+     * The status before the second count.  Pairs with the smp_mb() before
+     * the status store in dt_ring_commit(): a status freed by a commit comes
+     * with that commit's count.
+     */
+    smp_rmb();
+    w2 = read_atomic(&r->written);
+    intact = w2 + writing > size ? w2 + writing - size : 0;
+    skip = intact > start ? min_t(uint64_t, intact - start, n) : 0;
+    if ( skip )
+    {
+        memmove(c->recs, (uint8_t *)c->recs + skip * rec_size,
+                (n - skip) * rec_size);
+        start += skip;
+        n -= skip;
+    }
+
+    copy_counts(c, r, w, start);
+    c->first = start;
+    c->nr = n;
 }
 
 int dt_rings_snapshot(struct dt_ring_snapshot **psnap, int only,
@@ -310,9 +394,15 @@ int dt_rings_snapshot(struct dt_ring_snapshot **psnap, int only,
         for ( i = 0; i < snap->nr_cpus; i++ )
         {
             struct dt_ring *r = dt_rings[snap->cpu[i].cpu];
-            unsigned int s = ring_hold(r);
+            unsigned int s;
 
-            ring_copy(&snap->cpu[i], r, cap, pipe_max);
+            if ( pipe_max )
+            {
+                ring_copy_unheld(&snap->cpu[i], r, cap);
+                continue;
+            }
+            s = ring_hold(r);
+            ring_copy(&snap->cpu[i], r, cap);
             ring_release(r, s);
         }
         spin_unlock(&ring_lock);

@@ -115,7 +115,9 @@ static inline void *dt_ring_reserve(struct dt_ring **pr, unsigned int *pcpu,
      * Take the buffer.  A full barrier; pairs with the smp_mb() before the
      * status store in ring_release() (a holder's copy or reset is complete
      * before we can fill a slot or count) and in dt_ring_commit() (an
-     * outer writer's record, for a nested one: it cannot take WRITING).
+     * outer writer's record, for a nested one: it cannot take WRITING), and
+     * with the second smp_rmb() in ring_copy_unheld(): the count we are about
+     * to fill a slot for is visible to a consuming read that saw the slot.
      */
     old = cmpxchg(&r->status, RING_READY, RING_WRITING);
     if ( old != RING_READY )
@@ -139,13 +141,14 @@ static inline void dt_ring_commit(struct dt_ring *r)
     ASSERT(read_atomic(&r->status) == RING_WRITING);
 
     /*
-     * The slot before the count.  Pairs with the cmpxchg taking the hold in
-     * ring_hold(): a holder reads the count and then the slots.  The smp_mb()
-     * below already orders both for every holder (tests/model, BROKEN_WMB);
-     * this keeps the publication order explicit.
+     * The slot before the count.  Pairs with the first smp_rmb() in
+     * ring_copy_unheld(): a consuming read, which does not hold the buffer,
+     * reads the count and then the slots it covers.  (For a holder the
+     * smp_mb() below already orders both.)  One store: that reader loads the
+     * count concurrently.
      */
     smp_wmb();
-    r->written++;
+    write_atomic(&r->written, r->written + 1);
     /*
      * The slot and the count before the status that frees the buffer.
      * Pairs with the cmpxchg in ring_hold(): a holder that takes the buffer
