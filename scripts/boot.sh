@@ -33,6 +33,8 @@ dom0_args="console=hvc0 dyntrace_suite=$suite"
 [ -n "${STRESS_SECONDS:-}" ] && dom0_args="$dom0_args dyntrace_stress_seconds=$STRESS_SECONDS"
 [ -n "${FUZZ_SECONDS:-}" ] && dom0_args="$dom0_args dyntrace_fuzz_seconds=$FUZZ_SECONDS"
 [ -n "${FUZZ_SEED:-}" ] && dom0_args="$dom0_args dyntrace_fuzz_seed=$FUZZ_SEED"
+# The record suite's capture lasts RECORD_SECONDS (default 60; $dyntrace_record_seconds in dom0).
+[ -n "${RECORD_SECONDS:-}" ] && dom0_args="$dom0_args dyntrace_record_seconds=$RECORD_SECONDS"
 case "$arch" in
 x86_64)
     qemu=(qemu-system-x86_64 -accel tcg -cpu qemu64 -m 2048

@@ -17,7 +17,9 @@ root=$dest/root
 # Xen tools at exactly the version of the hypervisor source.
 xen_pkgs=(xen-utils-common "xen-utils-$minor" libxenhypfs1 libxencall1 libxentoolcore1
     libxentoollog1 "libxenmisc$minor" libxenevtchn1 libxenforeignmemory1 libxengnttab1
-    libxendevicemodel1 libxenstore4)
+    libxendevicemodel1 libxenstore4
+    # Headers and link names for building xen-dyntrace against this very libxenhypfs.
+    libxen-dev)
 # Their libraries and the rest of the image, at the archive's candidate version.
 other_pkgs=(busybox-static libc6 zlib1g liblzma5 libbz2-1.0 libzstd1 libyajl2 libuuid1
     libgcc-s1 libnl-3-200 libnl-route-3-200 libtinfo6 libncursesw6 libsystemd0 liblz4-1

@@ -13,7 +13,13 @@ packages=(
     # The clang build of Xen (CLANG=1): Xen's clang=y compiles with clang and links with GNU ld,
     # so lld is not needed.
     clang
+    # xen-dyntrace's host build (record against libxenhypfs, export -f trace.dat through
+    # libtracecmd) and the real clients of its exports: trace-cmd, and speedscope (from the npm
+    # registry) in Chromium, driven by playwright-core (tests/viewers).
+    libxen-dev libtracecmd-dev trace-cmd chromium nodejs
 )
+# npm comes with some nodejs packages and apart in Debian's.
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -3,7 +3,8 @@
 # from the serial log and record the results in RESULTS_DIR/BUILD-ARCH-SUITE.tap (BUILD: XEN_BASE,
 # or XEN_BASE-clang with CLANG=1). Every test of the suite that did not report (crash, timeout,
 # missing line) counts as a failure. The tracer suite also checks the boot log: every patch site
-# the compiler left was converted at boot (boot-sites).
+# the compiler left was converted at boot (boot-sites). The record suite's capture is checked on
+# the host with real clients (tests/viewers/check-exports.sh).
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib/common.sh"
 . "$REPO_ROOT/scripts/lib/tap.sh"
@@ -20,6 +21,8 @@ verdict=0
 LOG=$log_file "$REPO_ROOT/scripts/boot.sh" "$arch" "$suite" || verdict=$?
 collect_tap "$XEN_VARIANT/$arch" "$suite" "$log_file" "$expected" "$verdict" >"$out"
 [ "$suite" != tracer ] || boot_sites_tap "$XEN_VARIANT/$arch/$suite/boot-sites" "$log_file" >>"$out"
+# The record suite's capture, exported on the host and opened with trace-cmd and speedscope.
+[ "$suite" != record ] || "$REPO_ROOT/tests/viewers/check-exports.sh" "$arch" "$log_file" >>"$out"
 tap_failure_details "$log_file" "$suite" >&2
 grep -E '^(not )?ok ' "$out"
 ! grep -q '^not ok' "$out"

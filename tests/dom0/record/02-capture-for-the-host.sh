@@ -1,0 +1,20 @@
+# A short capture of '*' with a domU-free dom0 at work, handed to the host through the serial
+# log (gzip, base64, with its sha256 and size): make check exports it to trace.dat and JSON there
+# and opens them with trace-cmd and speedscope (tests/viewers/check-exports.sh).
+. /opt/dyntrace/tests/lib.sh
+reset_tracing
+xen-dyntrace record -t 2 -l '*' -b 1024 -q -o /tmp/host.dat >/tmp/rec.out 2>&1 || { cat /tmp/rec.out; fail "record exited"; }
+cat /tmp/rec.out
+lost=$(sed -n 's/^record: .* lost=\([0-9]*\) .*/\1/p' /tmp/rec.out)
+expect_eq "records lost" 0 "$lost"
+# The dom0 build exports JSON too (trace.dat needs libtracecmd, on the host).
+xen-dyntrace export -f json -o /tmp/host.json /tmp/host.dat || fail "export -f json exited $?"
+grep -q '"traceEvents"' /tmp/host.json || fail "no traceEvents in the JSON"
+xen-dyntrace export -f trace.dat -o /tmp/host.trace.dat /tmp/host.dat 2>/tmp/err.out && fail "trace.dat export without libtracecmd succeeded"
+grep -q 'no libtracecmd' /tmp/err.out || { cat /tmp/err.out; fail "no libtracecmd message"; }
+[ ! -e /tmp/host.trace.dat ] || fail "a failed export left a file"
+sum=$(sha256sum </tmp/host.dat | cut -d' ' -f1)
+size=$(wc -c </tmp/host.dat)
+echo "XDTFILE-BEGIN host.dat $size $sum"
+gzip -c /tmp/host.dat | base64 | sed 's/^/XDTFILE:/'
+echo "XDTFILE-END"

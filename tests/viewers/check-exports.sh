@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# check-exports.sh ARCH LOG: the host half of the dom0 suite "record". Takes the capture that
+# tests/dom0/record/02-capture-for-the-host.sh printed into the serial LOG (gzip + base64, with its
+# size and sha256), and opens what xen-dyntrace exports from it with real clients:
+#   - trace.dat: Debian's `trace-cmd report` must list the same records as `xen-dyntrace report`
+#     (count, and per record, in order: CPU, timestamp, function, and the task d<D>v<V>/<idle>);
+#   - JSON: it must parse, hold one instant event per record and one thread per pCPU, and open in
+#     speedscope (npm registry) in Debian's Chromium, headless (speedscope-check.cjs), which saves
+#     a screenshot.
+# Prints TAP lines "ok BUILD/ARCH/record/host-..." and writes its files to BUILD_DIR/ARCH/exports.
+set -euo pipefail
+. "$(dirname "$0")/../../scripts/lib/common.sh"
+
+arch=${1:?usage: check-exports.sh ARCH LOG}
+log=${2:?usage: check-exports.sh ARCH LOG}
+name=$XEN_VARIANT/$arch/record/host
+out=$BUILD_DIR/$arch/exports
+viewers=$BUILD_ROOT/host/viewers
+tool_dir=$BUILD_ROOT/host/xen-dyntrace
+tool=$tool_dir/xen-dyntrace
+rm -rf "$out"
+mkdir -p "$out"
+
+pass() { echo "ok $name-$1"; }
+failed() { echo "not ok $name-$1"; }
+
+# The host build: record (Debian 12's libxenhypfs) and trace.dat (Debian 12's libtracecmd).
+if ! make -s -C "$REPO_ROOT/tools/xen-dyntrace" O="$tool_dir" HYPFS=1 TRACECMD=1 >"$out/build.log" 2>&1; then
+    cat "$out/build.log" >&2
+    failed "build: xen-dyntrace with libtracecmd"
+    exit 0
+fi
+pass "build: xen-dyntrace with libtracecmd and libxenhypfs, -Wall -Wextra -Werror"
+
+# The capture, as the dom0 printed it.
+read -r _ file size sum < <(tr -d '\r' <"$log" | grep -oE 'XDTFILE-BEGIN .*' | head -n1) || true
+cap=$out/${file:-capture.dat}
+tr -d '\r' <"$log" | sed -n 's/^# XDTFILE://p' | base64 -d 2>/dev/null | gunzip >"$cap" 2>/dev/null || true
+if [ -z "${sum:-}" ] || [ "$(sha256sum <"$cap" | cut -d' ' -f1)" != "$sum" ] || [ "$(wc -c <"$cap")" != "$size" ]; then
+    failed "transfer: the dom0's capture arrived intact (size ${size:-?}, sha256)"
+    exit 0
+fi
+pass "transfer: the dom0's capture arrived intact ($size bytes, sha256)"
+
+# Callers are named from the hypervisor's own symbols.
+nm=nm
+[ "$arch" = arm64 ] && nm=aarch64-linux-gnu-nm
+$nm -n "$BUILD_DIR/$arch/xen/xen/xen-syms" >"$out/xen.map"
+
+"$tool" report -t --symbols "$out/xen.map" "$cap" >"$out/report.txt"
+records=$(grep -c '^ *\(d[0-9]*v[0-9]*\|<idle>\) \[' "$out/report.txt" || true)
+cpus=$(sed -n 's/^# entries-in-buffer.*#P:\([0-9]*\)$/\1/p' "$out/report.txt")
+
+# trace.dat through libtracecmd, read back by Debian's trace-cmd.
+if "$tool" export -f trace.dat --symbols "$out/xen.map" -o "$out/capture.trace.dat" "$cap" 2>"$out/export.err" &&
+    trace-cmd report -t -i "$out/capture.trace.dat" >"$out/trace-cmd.txt" 2>"$out/trace-cmd.err"; then
+    # Both with nanosecond timestamps (-t).
+    # Ours: "   d0v1 [001] d..   12.345678901: func <-caller" -> "001 12.345678901 func d0v1".
+    sed -nE 's/^ *([^ ]+) \[([0-9]+)\] [^ ]+ +([0-9]+\.[0-9]+): ([^ ]+) <-.*/\2 \3 \4 \1/p' \
+        "$out/report.txt" >"$out/ours.cmp"
+    # trace-cmd: "    d0v1-2  [001]  12.345678901: function:   func" (task-pid; <idle>-0).
+    sed -nE 's/^ *(.+)-[0-9]+ +\[([0-9]+)\] +([0-9]+\.[0-9]+): function: +([^ ]+).*/\2 \3 \4 \1/p' \
+        "$out/trace-cmd.txt" >"$out/theirs.cmp"
+    n=$(wc -l <"$out/theirs.cmp")
+    if [ "$n" = "$records" ] && [ "$records" -gt 0 ] && cmp -s "$out/ours.cmp" "$out/theirs.cmp"; then
+        pass "trace.dat: trace-cmd report lists the $records records of the capture (CPU, time, function, d<D>v<V> task, in order) on $cpus CPUs"
+    else
+        diff "$out/ours.cmp" "$out/theirs.cmp" | head -n 6 >&2 || true
+        failed "trace.dat: trace-cmd report lists $n records, xen-dyntrace report $records, or they differ (see $out)"
+    fi
+else
+    cat "$out/export.err" "$out/trace-cmd.err" 2>/dev/null | head -n 5 >&2
+    failed "trace.dat: export or trace-cmd report failed"
+fi
+
+# JSON: well-formed, the right events, then a real viewer.
+if "$tool" export -f json --symbols "$out/xen.map" -o "$out/capture.json" "$cap" 2>"$out/export.err" &&
+    python3 - "$out/capture.json" "$records" "$cpus" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = d["traceEvents"]
+inst = [e for e in ev if e.get("ph") == "i" and e.get("cat") == "function"]
+threads = {e["tid"] for e in ev if e.get("ph") == "M" and e["name"] == "thread_name"}
+spans = [e for e in ev if e.get("ph") == "X"]
+ok = len(inst) == int(sys.argv[2]) and len(threads) == int(sys.argv[3]) and spans and \
+    all(e["dur"] >= 0 for e in spans) and all("domain" in e["args"] and "vcpu" in e["args"] for e in inst)
+print(f"json: {len(inst)} instant events, {len(spans)} context spans, {len(threads)} threads")
+sys.exit(0 if ok else 1)
+PY
+then
+    pass "json: one instant event per record ($records), one thread per pCPU ($cpus), context spans with durations"
+else
+    failed "json: malformed or not matching the capture"
+fi
+
+# speedscope from the npm registry, in Debian's Chromium.
+if [ ! -d "$viewers/node_modules/speedscope" ] || [ ! -d "$viewers/node_modules/playwright-core" ]; then
+    mkdir -p "$viewers"
+    npm install --silent --no-save --no-package-lock --no-audit --no-fund --prefix "$viewers" \
+        speedscope@1.25.0 playwright-core@1.65.2 >"$out/npm.log" 2>&1 || { cat "$out/npm.log" >&2; true; }
+fi
+threads=()
+for ((c = 0; c < ${cpus:-0}; c++)); do threads+=("pCPU $c"); done
+if node "$REPO_ROOT/tests/viewers/speedscope-check.cjs" "$viewers" "$out/capture.json" \
+    "$out/speedscope.png" "${threads[@]}" >"$out/speedscope.out" 2>&1; then
+    pass "json: speedscope in headless Chromium opens it: $(grep -c '^ok' "$out/speedscope.out") checks ($(grep 'colours' "$out/speedscope.out" | sed 's/.*(\(.*\))/\1/'))"
+else
+    cat "$out/speedscope.out" >&2
+    failed "json: speedscope in headless Chromium: $(grep '^not ok' "$out/speedscope.out" | head -n1)"
+fi

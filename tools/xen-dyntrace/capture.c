@@ -1,0 +1,498 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The capture file (docs/user-guide.md, "Capture file").  The writer appends whole
+ * chunks only: a chunk that cannot be written completely is cut off again,
+ * so the file always ends on a chunk boundary when record stops on an error.
+ * The loader checks every header, uses every whole chunk before a truncation
+ * and merges the CPUs' records by time.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "xen-dyntrace.h"
+
+int xdt_writer_open(struct xdt_writer *w, const char *path)
+{
+    struct xdt_file_header h = { .version = XDT_CAP_VERSION,
+                                 .header_size = XDT_CAP_HEADER_SIZE,
+                                 .chunk_header_size = XDT_CHUNK_HEADER_SIZE };
+
+    _Static_assert(sizeof(h) == XDT_CAP_HEADER_SIZE, "file header size");
+    _Static_assert(sizeof(struct xdt_chunk_header) == XDT_CHUNK_HEADER_SIZE,
+                   "chunk header size");
+    memcpy(h.magic, XDT_CAP_MAGIC, sizeof(h.magic));
+    w->path = path;
+    w->size = 0;
+    w->err = 0;
+    w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if ( w->fd < 0 )
+    {
+        w->err = errno;
+        return -1;
+    }
+
+    return xdt_write_chunk(w, 0, 0, &h, sizeof(h));
+}
+
+static int write_all(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+
+    while ( len )
+    {
+        ssize_t n = write(fd, p, len);
+
+        if ( n < 0 )
+        {
+            if ( errno == EINTR )
+                continue;
+            return -1;
+        }
+        p += n;
+        len -= n;
+    }
+
+    return 0;
+}
+
+/* type 0: the file header itself (no chunk header). */
+int xdt_write_chunk(struct xdt_writer *w, uint32_t type, uint32_t cpu,
+                    const void *data, size_t len)
+{
+    struct xdt_chunk_header ch = { .type = type, .cpu = cpu, .len = len };
+
+    if ( w->err )
+        return -1;
+    if ( (type && write_all(w->fd, &ch, sizeof(ch))) ||
+         write_all(w->fd, data, len) )
+    {
+        w->err = errno;
+        /* Cut the partial chunk off: the file stays a valid capture. */
+        if ( ftruncate(w->fd, w->size) == 0 )
+            lseek(w->fd, w->size, SEEK_SET);
+        return -1;
+    }
+    w->size += (type ? sizeof(ch) : 0) + len;
+
+    return 0;
+}
+
+int xdt_writer_close(struct xdt_writer *w)
+{
+    int rc = 0;
+
+    if ( w->fd < 0 )
+        return -1;
+    /* Delayed allocation may only fail now: ENOSPC must not go unnoticed. */
+    if ( fsync(w->fd) && errno != EINVAL && !w->err )
+        w->err = errno;
+    if ( close(w->fd) && !w->err )
+        w->err = errno;
+    w->fd = -1;
+    if ( w->err )
+        rc = -1;
+
+    return rc;
+}
+
+/* ---- loading ---- */
+
+static int map_file(const char *path, const uint8_t **data, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    void *p;
+
+    if ( fd < 0 || fstat(fd, &st) )
+    {
+        xdt_err("%s: %s", path, strerror(errno));
+        if ( fd >= 0 )
+            close(fd);
+        return -1;
+    }
+    if ( !S_ISREG(st.st_mode) )
+    {
+        xdt_err("%s: not a regular file", path);
+        close(fd);
+        return -1;
+    }
+    *len = st.st_size;
+    p = *len ? mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+    close(fd);
+    if ( p == MAP_FAILED )
+    {
+        xdt_err("%s: %s", path, strerror(errno));
+        return -1;
+    }
+    *data = p;
+
+    return 0;
+}
+
+static char *dup_text(const uint8_t *p, size_t len)
+{
+    char *s = malloc(len + 1);
+
+    if ( s )
+    {
+        memcpy(s, p, len);
+        s[len] = '\0';
+    }
+
+    return s;
+}
+
+static void raw_record(struct xdt_record *r, const uint8_t *p)
+{
+    memcpy(&r->ts, p, 8);
+    memcpy(&r->ip, p + 8, 8);
+    memcpy(&r->parent_ip, p + 16, 8);
+    memcpy(&r->domid, p + 24, 2);
+    memcpy(&r->vcpu, p + 26, 2);
+    memcpy(&r->cpu, p + 28, 2);
+    r->flags = p[30];
+    r->pad = p[31];
+}
+
+/* A RAW chunk's checks; returns a reason or NULL. */
+static const char *check_raw(const uint8_t *p, uint64_t len, uint32_t cpu,
+                             struct xdt_raw_header *h)
+{
+    if ( len < XDT_RAW_HEADER_SIZE )
+        return "shorter than a raw header";
+    memcpy(h, p, sizeof(*h));
+    if ( h->magic != XDT_RAW_MAGIC )
+        return "bad raw magic";
+    if ( h->version != XDT_RAW_VERSION )
+        return "raw version this tool cannot read";
+    if ( h->header_size != XDT_RAW_HEADER_SIZE ||
+         h->record_size != XDT_RAW_RECORD_SIZE )
+        return "raw header or record size this tool cannot read";
+    if ( h->cpu != cpu )
+        return "raw header's CPU differs from the chunk's";
+    if ( len != XDT_RAW_HEADER_SIZE + (uint64_t)h->nr * XDT_RAW_RECORD_SIZE )
+        return "raw length disagrees with its record count";
+
+    return NULL;
+}
+
+static int add_chunk(struct xdt_cpu_chunks *cc, uint64_t off)
+{
+    if ( cc->nr == cc->cap )
+    {
+        size_t cap = cc->cap ? cc->cap * 2 : 256;
+        uint64_t *n = realloc(cc->off, cap * sizeof(*n));
+
+        if ( !n )
+            return -1;
+        cc->off = n;
+        cc->cap = cap;
+    }
+    cc->off[cc->nr++] = off;
+
+    return 0;
+}
+
+/*
+ * Check the whole file and index each CPU's RAW chunks; the records stay in
+ * the mapped file and xdt_capture_iterate() merges them.
+ */
+int xdt_capture_load(struct xdt_capture *c, const char *path)
+{
+    struct xdt_file_header fh;
+    size_t len, off;
+    int rc = XDT_EXIT_BADFILE;
+
+    memset(c, 0, sizeof(*c));
+    if ( map_file(path, &c->data, &len) )
+        return XDT_EXIT_FAIL;
+    c->len = len;
+    if ( len < sizeof(fh) || memcmp(c->data, XDT_CAP_MAGIC, 8) )
+    {
+        xdt_err("%s: not an xen-dyntrace capture (no \"XDTCAPT\" magic at byte 0)",
+                path);
+        return rc;
+    }
+    memcpy(&fh, c->data, sizeof(fh));
+    if ( fh.version != XDT_CAP_VERSION )
+    {
+        xdt_err("%s: capture format version %u; this tool reads version %u",
+                path, fh.version, XDT_CAP_VERSION);
+        return rc;
+    }
+    if ( fh.header_size != XDT_CAP_HEADER_SIZE ||
+         fh.chunk_header_size != XDT_CHUNK_HEADER_SIZE )
+    {
+        xdt_err("%s: malformed file header (sizes %u/%u)", path,
+                fh.header_size, fh.chunk_header_size);
+        return rc;
+    }
+
+    for ( off = fh.header_size; off < len; )
+    {
+        struct xdt_chunk_header ch;
+        const uint8_t *p;
+        struct xdt_raw_header rh;
+        const char *why;
+
+        if ( len - off < sizeof(ch) )
+        {
+            c->truncated = true;
+            break;
+        }
+        memcpy(&ch, c->data + off, sizeof(ch));
+        if ( ch.len > len - off - sizeof(ch) )
+        {
+            c->truncated = true;
+            break;
+        }
+        p = c->data + off + sizeof(ch);
+        switch ( ch.type )
+        {
+        case XDT_CHUNK_META:
+        case XDT_CHUNK_END:
+        {
+            char **dst = ch.type == XDT_CHUNK_META ? &c->meta : &c->end;
+
+            free(*dst);
+            *dst = dup_text(p, ch.len);
+            if ( !*dst )
+                goto nomem;
+            break;
+        }
+        case XDT_CHUNK_FUNCS:
+            xdt_symtab_free(&c->funcs);
+            if ( xdt_symtab_parse(&c->funcs, (const char *)p, ch.len, false) )
+            {
+                xdt_err("%s: chunk at byte %zu: malformed function list",
+                        path, off);
+                return rc;
+            }
+            break;
+        case XDT_CHUNK_RAW:
+            why = check_raw(p, ch.len, ch.cpu, &rh);
+            if ( why || ch.cpu >= XDT_MAX_CPUS )
+            {
+                xdt_err("%s: chunk at byte %zu (CPU %u): %s", path, off,
+                        ch.cpu, why ?: "CPU number out of range");
+                return rc;
+            }
+            if ( ch.cpu >= c->nr_cpus )
+            {
+                struct xdt_cpu_chunks *n = realloc(c->cpu, (ch.cpu + 1) * sizeof(*n));
+
+                if ( !n )
+                    goto nomem;
+                memset(n + c->nr_cpus, 0, (ch.cpu + 1 - c->nr_cpus) * sizeof(*n));
+                c->cpu = n;
+                c->nr_cpus = ch.cpu + 1;
+            }
+            if ( add_chunk(&c->cpu[ch.cpu], off + sizeof(ch)) )
+                goto nomem;
+            c->cpu[ch.cpu].records += rh.nr;
+            c->cpu[ch.cpu].lost += rh.lost;
+            c->records += rh.nr;
+            c->lost += rh.lost;
+            break;
+        default:
+            /* Unknown chunk types are skipped: later versions may add some. */
+            break;
+        }
+        off += sizeof(ch) + ch.len;
+        c->whole_bytes = off;
+    }
+    if ( !c->truncated )
+        c->whole_bytes = len;
+    if ( c->truncated )
+    {
+        xdt_err("%s: truncated at byte %zu of %zu (a chunk is cut short); "
+                "using the %" PRIu64 " records before it",
+                path, (size_t)c->whole_bytes, len, c->records);
+        return XDT_EXIT_TRUNCATED;
+    }
+
+    return XDT_EXIT_OK;
+
+ nomem:
+    xdt_err("%s: out of memory", path);
+
+    return XDT_EXIT_FAIL;
+}
+
+/* A CPU's position: chunk k, record i of it; a loss not yet shown. */
+struct cursor {
+    const struct xdt_capture *c;
+    unsigned int cpu;
+    size_t k;
+    uint32_t i, nr;
+    uint64_t lost;              /* shown before record i */
+    struct xdt_event ev;        /* the event at the position */
+};
+
+/* Load the event at the cursor; false at the CPU's end. */
+static bool cursor_load(struct cursor *u)
+{
+    const struct xdt_cpu_chunks *cc = &u->c->cpu[u->cpu];
+    uint64_t prev_ts = u->ev.rec.ts;
+
+    for ( ;; )
+    {
+        const uint8_t *p;
+        struct xdt_raw_header h;
+
+        if ( u->k >= cc->nr )
+        {
+            if ( !u->lost )
+                return false;
+            /* A loss after the CPU's last record. */
+            u->ev = (struct xdt_event){ .lost = true,
+                                        .rec = { .ts = prev_ts, .ip = u->lost,
+                                                 .cpu = u->cpu } };
+            u->lost = 0;
+            return true;
+        }
+        p = u->c->data + cc->off[u->k];
+        if ( u->i == 0 && u->nr == 0 )
+        {
+            memcpy(&h, p, sizeof(h));
+            u->nr = h.nr;
+            u->lost += h.lost;
+        }
+        if ( u->i < u->nr )
+        {
+            raw_record(&u->ev.rec, p + XDT_RAW_HEADER_SIZE +
+                                   (size_t)u->i * XDT_RAW_RECORD_SIZE);
+            u->ev.lost = false;
+            if ( u->lost )
+            {
+                /* The loss first, at the time of the record after it. */
+                u->ev.lost = true;
+                u->ev.rec.ip = u->lost;
+                u->ev.rec.cpu = u->cpu;
+                u->lost = 0;
+                return true;
+            }
+            u->i++;
+            return true;
+        }
+        u->k++;
+        u->i = u->nr = 0;
+    }
+}
+
+static bool before(const struct cursor *a, const struct cursor *b)
+{
+    if ( a->ev.rec.ts != b->ev.rec.ts )
+        return a->ev.rec.ts < b->ev.rec.ts;
+
+    return a->cpu < b->cpu;
+}
+
+static void sift_down(struct cursor **h, size_t n, size_t i)
+{
+    for ( ;; )
+    {
+        size_t l = 2 * i + 1, m = i;
+        struct cursor *t;
+
+        if ( l < n && before(h[l], h[m]) )
+            m = l;
+        if ( l + 1 < n && before(h[l + 1], h[m]) )
+            m = l + 1;
+        if ( m == i )
+            return;
+        t = h[i];
+        h[i] = h[m];
+        h[m] = t;
+        i = m;
+    }
+}
+
+/*
+ * Every event, merged across CPUs by time (ties: lower CPU first), each
+ * CPU's in the order read; a loss comes before its CPU's next record.
+ * Stops early when fn returns non-zero, and returns that.
+ */
+int xdt_capture_iterate(const struct xdt_capture *c,
+                        int (*fn)(const struct xdt_event *e, void *arg),
+                        void *arg)
+{
+    struct cursor *cur = calloc(c->nr_cpus ? c->nr_cpus : 1, sizeof(*cur));
+    struct cursor **heap = calloc(c->nr_cpus ? c->nr_cpus : 1, sizeof(*heap));
+    size_t n = 0, i;
+    int rc = 0;
+
+    if ( !cur || !heap )
+    {
+        free(cur);
+        free(heap);
+        xdt_err("out of memory");
+        return -1;
+    }
+    for ( i = 0; i < c->nr_cpus; i++ )
+    {
+        cur[i] = (struct cursor){ .c = c, .cpu = i };
+        if ( cursor_load(&cur[i]) )
+            heap[n++] = &cur[i];
+    }
+    for ( i = n; i-- > 0; )
+        sift_down(heap, n, i);
+    while ( n && !rc )
+    {
+        rc = fn(&heap[0]->ev, arg);
+        if ( !cursor_load(heap[0]) )
+            heap[0] = heap[--n];
+        sift_down(heap, n, 0);
+    }
+    free(cur);
+    free(heap);
+
+    return rc;
+}
+
+const char *xdt_capture_meta(const struct xdt_capture *c, const char *key,
+                             char *buf, size_t len)
+{
+    size_t klen = strlen(key);
+    const char *p = c->meta;
+
+    while ( p && *p )
+    {
+        const char *nl = strchr(p, '\n');
+        size_t l = nl ? (size_t)(nl - p) : strlen(p);
+
+        if ( l > klen && !strncmp(p, key, klen) && p[klen] == '=' )
+        {
+            size_t v = l - klen - 1;
+
+            if ( v >= len )
+                v = len - 1;
+            memcpy(buf, p + klen + 1, v);
+            buf[v] = '\0';
+            return buf;
+        }
+        p = nl ? nl + 1 : p + l;
+    }
+
+    return NULL;
+}
+
+void xdt_capture_free(struct xdt_capture *c)
+{
+    unsigned int i;
+
+    free(c->meta);
+    free(c->end);
+    xdt_symtab_free(&c->funcs);
+    for ( i = 0; i < c->nr_cpus; i++ )
+        free(c->cpu[i].off);
+    free(c->cpu);
+    if ( c->len )
+        munmap((void *)c->data, c->len);
+    memset(c, 0, sizeof(*c));
+}

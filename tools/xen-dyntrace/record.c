@@ -1,0 +1,594 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xen-dyntrace record: set the tracer up through HypFS (libxenhypfs), then
+ * stream every CPU's /tracing/per_cpu/cpuN/trace_pipe_raw into a capture
+ * file until the time is up or SIGINT/SIGTERM, drain what is left after
+ * tracing stops, and put the tracer back as it was.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <xenhypfs.h>
+
+#include "xen-dyntrace.h"
+
+#define TRACING "/tracing/"
+
+struct rec_opts {
+    const char *tracer, *filter, *notrace, *domains, *out;
+    unsigned long buffer_kb;
+    double seconds;
+    unsigned int interval_ms;
+    bool keep, quiet, no_filter;
+};
+
+struct rec_state {
+    xenhypfs_handle *fs;
+    struct xdt_writer w;
+    unsigned int *cpus, nr_cpus;
+    uint64_t records, lost, reads, eagain, unsaved;
+    uint64_t *cpu_records;
+    int self_vcpu;              /* dom0 vCPU we run on and exclude, or -1 */
+    char *domains;              /* set_domain_filter as written */
+    /* What to put back. */
+    char *old_tracer, *old_filter, *old_notrace, *old_domains;
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static char *read_string(struct rec_state *s, const char *file)
+{
+    char path[128];
+
+    snprintf(path, sizeof(path), TRACING "%s", file);
+
+    return xenhypfs_read(s->fs, path);
+}
+
+static int set_file(struct rec_state *s, const char *file, const char *val)
+{
+    char path[128];
+
+    snprintf(path, sizeof(path), TRACING "%s", file);
+    if ( xenhypfs_write(s->fs, path, val) )
+    {
+        xdt_err("record: writing '%.60s%s' to %s: %s (see %serror_log)",
+                val, strlen(val) > 60 ? "..." : "", path, strerror(errno),
+                TRACING);
+        return -1;
+    }
+
+    return 0;
+}
+
+static int list_cpus(struct rec_state *s)
+{
+    struct xenhypfs_dirent *d;
+    unsigned int n, i, k = 0;
+
+    d = xenhypfs_readdir(s->fs, TRACING "per_cpu", &n);
+    if ( !d )
+    {
+        xdt_err("record: listing %sper_cpu: %s (a Xen without per-CPU "
+                "raw pipes?)", TRACING, strerror(errno));
+        return -1;
+    }
+    free(s->cpus);
+    s->cpus = calloc(n ? n : 1, sizeof(*s->cpus));
+    if ( !s->cpus )
+    {
+        free(d);
+        return -1;
+    }
+    for ( i = 0; i < n; i++ )
+    {
+        unsigned int cpu;
+        char c;
+
+        if ( sscanf(d[i].name, "cpu%u%c", &cpu, &c) == 1 )
+            s->cpus[k++] = cpu;
+    }
+    free(d);
+    s->nr_cpus = k;
+    if ( !k )
+    {
+        xdt_err("record: %sper_cpu lists no CPU", TRACING);
+        return -1;
+    }
+
+    return 0;
+}
+
+/*
+ * One consuming read of a CPU's raw pipe, saved as one chunk.  Returns the
+ * records still left (read again), 0 when drained, -1 on a failure that
+ * ends the recording.
+ */
+static long read_cpu(struct rec_state *s, unsigned int cpu, bool *empty)
+{
+    struct xenhypfs_dirent *d = NULL;
+    struct xdt_raw_header h;
+    char path[128];
+    void *buf;
+
+    snprintf(path, sizeof(path), TRACING "per_cpu/cpu%u/trace_pipe_raw", cpu);
+    *empty = true;
+    buf = xenhypfs_read_raw(s->fs, path, &d);
+    s->reads++;
+    if ( !buf )
+    {
+        int e = errno;
+
+        free(d);
+        switch ( e )
+        {
+        case EAGAIN:            /* Another consumer took them first. */
+            s->eagain++;
+            return 1;
+        case EBUSY:             /* CPU hotplug: next round. */
+            return 0;
+        case ENOENT:            /* The CPU's buffer went away. */
+            return 0;
+        default:
+            xdt_err("record: reading %s: %s", path, strerror(e));
+            return -1;
+        }
+    }
+    if ( d->size < sizeof(h) ||
+         (memcpy(&h, buf, sizeof(h)), h.magic != XDT_RAW_MAGIC) ||
+         h.version != XDT_RAW_VERSION ||
+         h.header_size != XDT_RAW_HEADER_SIZE ||
+         h.record_size != XDT_RAW_RECORD_SIZE ||
+         d->size != XDT_RAW_HEADER_SIZE + (size_t)h.nr * XDT_RAW_RECORD_SIZE )
+    {
+        xdt_err("record: %s: %zu bytes that are not a version %u raw read",
+                path, (size_t)d->size, XDT_RAW_VERSION);
+        free(buf);
+        free(d);
+        return -1;
+    }
+    if ( h.nr || h.lost )
+    {
+        *empty = false;
+        if ( xdt_write_chunk(&s->w, XDT_CHUNK_RAW, cpu, buf, d->size) )
+        {
+            /* Consumed from Xen, not saved: say how many. */
+            s->unsaved += h.nr;
+            free(buf);
+            free(d);
+            return -1;
+        }
+        s->records += h.nr;
+        s->lost += h.lost;
+        for ( unsigned int i = 0; i < s->nr_cpus; i++ )
+            if ( s->cpus[i] == cpu )
+                s->cpu_records[i] += h.nr;
+    }
+    free(buf);
+    free(d);
+
+    return h.left ? (long)(h.left > 0x7fffffff ? 0x7fffffff : h.left) : 0;
+}
+
+/* One round over every CPU; with drain, until nothing is left. */
+static int read_round(struct rec_state *s, bool drain)
+{
+    unsigned int i;
+
+    for ( i = 0; i < s->nr_cpus; i++ )
+    {
+        unsigned int tries = 0;
+
+        for ( ;; )
+        {
+            bool empty;
+            long left = read_cpu(s, s->cpus[i], &empty);
+
+            if ( left < 0 )
+                return -1;
+            if ( !left && (!drain || empty) )
+                break;
+            /* Not keeping up: on to the next CPU, back here next round. */
+            if ( ++tries >= (drain ? 100000 : 32) )
+            {
+                if ( !drain )
+                    break;
+                xdt_err("record: CPU %u never drains", s->cpus[i]);
+                return -1;
+            }
+        }
+    }
+
+    return 0;
+}
+
+/*
+ * Keep our own reads out of the trace: every consuming read runs traced
+ * hypervisor code (HypFS, copies, allocation), so with '*' the reader would
+ * record itself faster than it reads.  Pin to one dom0 vCPU (dom0's Linux
+ * CPU N is its vCPU N) and exclude that vCPU with the domain filter.
+ */
+static int exclude_self(struct rec_state *s, const struct rec_opts *o)
+{
+    const char *base = o->domains ? o->domains
+                                  : (s->old_domains ? s->old_domains : "");
+    cpu_set_t set;
+    int cpu;
+
+    s->self_vcpu = -1;
+    if ( o->no_filter )
+        s->domains = o->domains ? strdup(o->domains) : NULL;
+    else
+    {
+        if ( sched_getaffinity(0, sizeof(set), &set) )
+            return -1;
+        for ( cpu = CPU_SETSIZE - 1; cpu >= 0 && !CPU_ISSET(cpu, &set); cpu-- )
+            ;
+        if ( cpu < 0 )
+            return -1;
+        CPU_ZERO(&set);
+        CPU_SET(cpu, &set);
+        if ( sched_setaffinity(0, sizeof(set), &set) )
+        {
+            xdt_err("record: pinning to CPU %d: %s", cpu, strerror(errno));
+            return -1;
+        }
+        s->self_vcpu = cpu;
+        if ( asprintf(&s->domains, "%s%s!d0v%d", base, *base ? " " : "",
+                      cpu) < 0 )
+            return -1;
+    }
+
+    return s->domains ? set_file(s, "set_domain_filter", s->domains) : 0;
+}
+
+static void put_back(struct rec_state *s, const struct rec_opts *o)
+{
+    /* Our own exclusion is not part of what -k keeps. */
+    if ( o->keep )
+    {
+        if ( !o->domains && s->domains && s->old_domains )
+            set_file(s, "set_domain_filter", s->old_domains);
+        return;
+    }
+    /* The tracer first: the filter may not be settable under another one. */
+    if ( s->old_tracer && strcmp(s->old_tracer, o->tracer) )
+        set_file(s, "current_tracer", s->old_tracer);
+    if ( o->filter && s->old_filter )
+        set_file(s, "set_function_filter", s->old_filter);
+    if ( o->notrace && s->old_notrace )
+        set_file(s, "set_function_notrace", s->old_notrace);
+    if ( s->domains && s->old_domains )
+        set_file(s, "set_domain_filter", s->old_domains);
+}
+
+static int write_meta(struct rec_state *s, const struct rec_opts *o)
+{
+    char *meta = NULL, *funcs, *kb;
+    size_t len = 0;
+    FILE *m = open_memstream(&meta, &len);
+    struct utsname u;
+    unsigned int i;
+    int rc;
+
+    if ( !m )
+        return -1;
+    uname(&u);
+    fprintf(m, "tool=xen-dyntrace %s\n", XDT_VERSION);
+    fprintf(m, "machine=%s\n", u.machine);
+    fprintf(m, "start_unix=%lld\n", (long long)time(NULL));
+    fprintf(m, "tracer=%s\n", o->tracer);
+    if ( o->filter )
+        fprintf(m, "filter=%s\n", o->filter);
+    if ( o->notrace )
+        fprintf(m, "notrace=%s\n", o->notrace);
+    if ( s->domains )
+        fprintf(m, "domains=%s\n", s->domains);
+    if ( s->self_vcpu >= 0 )
+        fprintf(m, "self=d0v%d\n", s->self_vcpu);
+    kb = read_string(s, "buffer_size_kb");
+    if ( kb )
+        fprintf(m, "buffer_size_kb=%s\n", kb);
+    free(kb);
+    fprintf(m, "interval_ms=%u\n", o->interval_ms);
+    fprintf(m, "cpus=");
+    for ( i = 0; i < s->nr_cpus; i++ )
+        fprintf(m, "%s%u", i ? "," : "", s->cpus[i]);
+    fprintf(m, "\n");
+    fclose(m);
+    rc = xdt_write_chunk(&s->w, XDT_CHUNK_META, 0, meta, len);
+    free(meta);
+    if ( rc )
+        return -1;
+
+    funcs = read_string(s, "available_functions_addrs");
+    if ( !funcs )
+    {
+        xdt_err("record: reading %savailable_functions_addrs: %s", TRACING,
+                strerror(errno));
+        return -1;
+    }
+    rc = xdt_write_chunk(&s->w, XDT_CHUNK_FUNCS, 0, funcs, strlen(funcs));
+    free(funcs);
+
+    return rc;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+"usage: xen-dyntrace record [-p TRACER] [-l FILTER] [-n NOTRACE] [-d DOMAINS]\n"
+"                           [-b KB] [-t SECONDS] [-i MS] [-o FILE] [-k] [-q]\n"
+"                           [--no-filter]\n"
+"  -p TRACER   tracer to run (default: function)\n"
+"  -l FILTER   set_function_filter, e.g. '*' or 'do_* !do_softirq'\n"
+"  -n NOTRACE  set_function_notrace\n"
+"  -d DOMAINS  set_domain_filter, e.g. 'd1 d2v0'\n"
+"  -b KB       buffer_size_kb (per CPU) before starting\n"
+"  -t SECONDS  stop after SECONDS (default: at Ctrl-C)\n"
+"  -i MS       poll interval in milliseconds (default: 100)\n"
+"  -o FILE     capture file (default: xen-dyntrace.dat)\n"
+"  -k          keep the tracer and filters set afterwards (tracing off)\n"
+"  -q          no progress line\n"
+"  --no-filter also trace the dom0 vCPU this command runs on (by default it\n"
+"              pins itself to one and adds '!d0vN' to the domain filter, as\n"
+"              trace-cmd leaves out its own PID)\n");
+}
+
+static int parse_opts(int argc, char **argv, struct rec_opts *o)
+{
+    static const struct option longs[] = {
+        { "no-filter", no_argument, NULL, 'F' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    int c;
+    char *e;
+
+    *o = (struct rec_opts){ .tracer = "function", .out = "xen-dyntrace.dat",
+                            .interval_ms = 100 };
+    optind = 1;
+    while ( (c = getopt_long(argc, argv, "p:l:n:d:b:t:i:o:kqh", longs,
+                             NULL)) != -1 )
+    {
+        switch ( c )
+        {
+        case 'p': o->tracer = optarg; break;
+        case 'l': o->filter = optarg; break;
+        case 'n': o->notrace = optarg; break;
+        case 'd': o->domains = optarg; break;
+        case 'o': o->out = optarg; break;
+        case 'k': o->keep = true; break;
+        case 'q': o->quiet = true; break;
+        case 'F': o->no_filter = true; break;
+        case 'b':
+            errno = 0;
+            o->buffer_kb = strtoul(optarg, &e, 10);
+            if ( errno || e == optarg || *e || !o->buffer_kb )
+            {
+                xdt_err("record: -b %s: not a size in KiB", optarg);
+                return XDT_EXIT_USAGE;
+            }
+            break;
+        case 't':
+            o->seconds = strtod(optarg, &e);
+            if ( e == optarg || *e || o->seconds <= 0 || o->seconds > 1e7 )
+            {
+                xdt_err("record: -t %s: not a duration in seconds", optarg);
+                return XDT_EXIT_USAGE;
+            }
+            break;
+        case 'i':
+        {
+            unsigned long v = strtoul(optarg, &e, 10);
+
+            if ( e == optarg || *e || !v || v > 60000 )
+            {
+                xdt_err("record: -i %s: not an interval of 1 to 60000 ms",
+                        optarg);
+                return XDT_EXIT_USAGE;
+            }
+            o->interval_ms = v;
+            break;
+        }
+        case 'h':
+            usage(stdout);
+            exit(XDT_EXIT_OK);
+        default:
+            usage(stderr);
+            return XDT_EXIT_USAGE;
+        }
+    }
+    if ( optind != argc )
+    {
+        xdt_err("record: unexpected argument '%s'", argv[optind]);
+        usage(stderr);
+        return XDT_EXIT_USAGE;
+    }
+
+    return XDT_EXIT_OK;
+}
+
+int cmd_record(int argc, char **argv)
+{
+    struct rec_opts o;
+    struct rec_state s = { .w = { .fd = -1 }, .self_vcpu = -1 };
+    struct sigaction sa = { .sa_handler = on_signal };
+    double t0, t_end, next_progress, elapsed;
+    bool progress;
+    int rc = parse_opts(argc, argv, &o), failed = 0;
+    char kb[32];
+
+    if ( rc )
+        return rc;
+    progress = !o.quiet && isatty(STDERR_FILENO);
+
+    s.fs = xenhypfs_open(NULL, 0);
+    if ( !s.fs )
+    {
+        xdt_err("record: cannot open HypFS: %s (run as root in dom0)",
+                strerror(errno));
+        return XDT_EXIT_FAIL;
+    }
+    s.old_tracer = read_string(&s, "current_tracer");
+    if ( !s.old_tracer )
+    {
+        xdt_err("record: %scurrent_tracer: %s (a Xen without the tracer?)",
+                TRACING, strerror(errno));
+        xenhypfs_close(s.fs);
+        return XDT_EXIT_FAIL;
+    }
+    s.old_filter = read_string(&s, "set_function_filter");
+    s.old_notrace = read_string(&s, "set_function_notrace");
+    s.old_domains = read_string(&s, "set_domain_filter");
+    if ( (o.domains || !o.no_filter) && !s.old_domains )
+    {
+        xdt_err("record: this Xen has no %sset_domain_filter (-d; "
+                "--no-filter records without one)", TRACING);
+        rc = XDT_EXIT_USAGE;
+        goto out;
+    }
+
+    /* Set up with tracing off; any refusal changes nothing further. */
+    snprintf(kb, sizeof(kb), "%lu", o.buffer_kb);
+    if ( set_file(&s, "tracing_on", "0") ||
+         (o.buffer_kb && set_file(&s, "buffer_size_kb", kb)) ||
+         (o.filter && set_file(&s, "set_function_filter", o.filter)) ||
+         (o.notrace && set_file(&s, "set_function_notrace", o.notrace)) ||
+         ((o.domains || !o.no_filter) && exclude_self(&s, &o)) ||
+         set_file(&s, "current_tracer", o.tracer) ||
+         set_file(&s, "trace", "") || list_cpus(&s) )
+    {
+        put_back(&s, &o);
+        rc = XDT_EXIT_FAIL;
+        goto out;
+    }
+    s.cpu_records = calloc(s.nr_cpus, sizeof(*s.cpu_records));
+    if ( !s.cpu_records || xdt_writer_open(&s.w, o.out) || write_meta(&s, &o) )
+    {
+        if ( s.w.err )
+            xdt_err("record: %s: %s", o.out, strerror(s.w.err));
+        put_back(&s, &o);
+        rc = XDT_EXIT_FAIL;
+        goto out;
+    }
+
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    if ( set_file(&s, "tracing_on", "1") )
+    {
+        put_back(&s, &o);
+        rc = XDT_EXIT_FAIL;
+        goto out;
+    }
+    t0 = now_s();
+    t_end = o.seconds > 0 ? t0 + o.seconds : 0;
+    next_progress = t0 + 1;
+    while ( !stop_requested && !failed )
+    {
+        double round = now_s(), wait;
+
+        if ( t_end && round >= t_end )
+            break;
+        if ( read_round(&s, false) )
+            failed = 1;
+        if ( progress && round >= next_progress )
+        {
+            elapsed = round - t0;
+            fprintf(stderr, "\rrecord: %.0f s  %" PRIu64 " records  %.0f/s  lost %"
+                    PRIu64 "   ", elapsed, s.records,
+                    elapsed > 0 ? s.records / elapsed : 0.0, s.lost);
+            next_progress += 1;
+        }
+        wait = round + o.interval_ms / 1000.0 - now_s();
+        if ( t_end && round + wait > t_end )
+            wait = t_end - round;
+        if ( wait > 0 && !failed )
+        {
+            struct timespec ts = { .tv_sec = (time_t)wait,
+                                   .tv_nsec = (long)((wait - (time_t)wait) * 1e9) };
+
+            nanosleep(&ts, NULL);   /* A signal ends it early. */
+        }
+    }
+    elapsed = now_s() - t0;
+    if ( progress )
+        fprintf(stderr, "\n");
+
+    /* Stop, then take what the buffers still hold. */
+    set_file(&s, "tracing_on", "0");
+    if ( !failed && read_round(&s, true) )
+        failed = 1;
+    if ( !failed )
+    {
+        char *end = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&end, &len);
+
+        if ( m )
+        {
+            fprintf(m, "seconds=%.3f\nrecords=%" PRIu64 "\nlost=%" PRIu64 "\n",
+                    elapsed, s.records, s.lost);
+            for ( unsigned int i = 0; i < s.nr_cpus; i++ )
+                fprintf(m, "cpu%u_records=%" PRIu64 "\n", s.cpus[i],
+                        s.cpu_records[i]);
+            fclose(m);
+            xdt_write_chunk(&s.w, XDT_CHUNK_END, 0, end, len);
+            free(end);
+        }
+    }
+    if ( xdt_writer_close(&s.w) || s.w.err )
+    {
+        xdt_err("record: writing %s: %s: stopped; it holds the %" PRIu64
+                " records saved before (%" PRIu64 " bytes, every chunk whole)%s",
+                o.out, strerror(s.w.err), s.records, s.w.size,
+                s.unsaved ? ", the read that failed is lost" : "");
+        failed = 1;
+    }
+    put_back(&s, &o);
+
+    printf("record: seconds=%.1f records=%" PRIu64 " lost=%" PRIu64
+           " rate=%.0f/s\n", elapsed, s.records, s.lost,
+           elapsed > 0 ? s.records / elapsed : 0.0);
+    if ( s.eagain )
+        printf("record: %" PRIu64 " reads lost a race to another consumer "
+               "of the same pipe (records it took are not in %s)\n",
+               s.eagain, o.out);
+    rc = failed ? XDT_EXIT_FAIL : XDT_EXIT_OK;
+
+ out:
+    if ( s.w.fd >= 0 )
+        xdt_writer_close(&s.w);
+    free(s.cpus);
+    free(s.cpu_records);
+    free(s.old_tracer);
+    free(s.old_filter);
+    free(s.old_notrace);
+    free(s.old_domains);
+    free(s.domains);
+    xenhypfs_close(s.fs);
+
+    return rc;
+}

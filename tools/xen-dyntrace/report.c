@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xen-dyntrace report and export: load a capture, name its functions, and
+ * print it in the layout of the hypervisor's /tracing/trace (report) or hand
+ * it to an exporter.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xen-dyntrace.h"
+
+static const struct option long_opts[] = {
+    { "symbols", required_argument, NULL, 's' },
+    { "format", required_argument, NULL, 'f' },
+    { "output", required_argument, NULL, 'o' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+};
+
+struct print_ctx {
+    const struct xdt_names *n;
+    bool ns;                    /* -t: nanoseconds, as trace-cmd report -t */
+};
+
+static int print_event(const struct xdt_event *e, void *arg)
+{
+    const struct print_ctx *pc = arg;
+    const struct xdt_names *n = pc->n;
+    const struct xdt_record *r = &e->rec;
+    char ctx[32], fn[256], caller[256];
+
+    if ( e->lost )
+    {
+        printf("CPU:%u [LOST %" PRIu64 " EVENTS]\n", r->cpu, r->ip);
+        return 0;
+    }
+    xdt_context(r, ctx, sizeof(ctx));
+    xdt_name_ip(n, r->ip, fn, sizeof(fn));
+    xdt_name_parent(n, r->parent_ip, caller, sizeof(caller));
+    printf("%12s [%03u] %c%c%c %5" PRIu64 ".%0*" PRIu64 ": %s <-%s\n",
+           ctx, r->cpu, (r->flags & XDT_FLAG_IRQS_OFF) ? 'd' : '.',
+           (r->flags & XDT_FLAG_IN_IRQ) ? 'h' : '.',
+           (r->flags & XDT_FLAG_IN_NMI) ? 'z' : '.',
+           r->ts / 1000000000, pc->ns ? 9 : 6,
+           pc->ns ? r->ts % 1000000000 : r->ts % 1000000000 / 1000, fn, caller);
+
+    return ferror(stdout) ? -1 : 0;
+}
+
+/* The layout of the hypervisor's /tracing/trace, with #P the CPUs seen. */
+static int print_report(const struct xdt_capture *c, const struct xdt_names *n,
+                        bool ns)
+{
+    struct print_ctx pc = { .n = n, .ns = ns };
+    char tracer[64];
+
+    if ( !xdt_capture_meta(c, "tracer", tracer, sizeof(tracer)) )
+        strcpy(tracer, "function");
+    printf("# tracer: %s\n"
+           "#\n"
+           "# entries-in-buffer/entries-written: %" PRIu64 "/%" PRIu64
+           "   #P:%u\n"
+           "#\n"
+           "#                    _---=> irqs-off\n"
+           "#                   / _--=> hardirq\n"
+           "#                  | / _-=> nmi\n"
+           "#                  || /\n"
+           "#   CONTEXT   CPU# |||  TIMESTAMP  FUNCTION\n"
+           "#      |        |  |||      |         |\n",
+           tracer, c->records, c->records + c->lost, c->nr_cpus);
+
+    return xdt_capture_iterate(c, print_event, &pc);
+}
+
+static void report_usage(FILE *f)
+{
+    fprintf(f,
+"usage: xen-dyntrace report [-t] [--symbols MAP] [FILE]\n"
+"       xen-dyntrace export -f json|trace.dat [-o OUT] [--symbols MAP] [FILE]\n"
+"  FILE           capture (default: xen-dyntrace.dat)\n"
+"  --symbols MAP  `nm -n xen-syms` output, to name callers\n"
+"  -t             report: timestamps in nanoseconds\n"
+"  -f FORMAT      json (Chrome/Perfetto trace events) or trace.dat (trace-cmd)\n"
+"  -o OUT         output (default: FILE with .json or .trace.dat appended)\n");
+}
+
+static int run(int argc, char **argv, bool export)
+{
+    const char *syms = NULL, *format = NULL, *out = NULL, *in;
+    struct xdt_capture c;
+    struct xdt_names n = { .cap = &c };
+    char *def_out = NULL;
+    int opt, rc, rc2;
+    bool ns = false;
+
+    optind = 1;
+    while ( (opt = getopt_long(argc, argv, export ? "s:f:o:h" : "s:th",
+                               long_opts, NULL)) != -1 )
+    {
+        switch ( opt )
+        {
+        case 's': syms = optarg; break;
+        case 'f': format = optarg; break;
+        case 'o': out = optarg; break;
+        case 't': ns = true; break;
+        case 'h': report_usage(stdout); return XDT_EXIT_OK;
+        default: report_usage(stderr); return XDT_EXIT_USAGE;
+        }
+    }
+    if ( argc - optind > 1 )
+    {
+        xdt_err("unexpected argument '%s'", argv[optind + 1]);
+        return XDT_EXIT_USAGE;
+    }
+    in = optind < argc ? argv[optind] : "xen-dyntrace.dat";
+    if ( export && (!format || (strcmp(format, "json") &&
+                                strcmp(format, "trace.dat"))) )
+    {
+        xdt_err("export: -f json or -f trace.dat is needed%s%s",
+                format ? ", not " : "", format ? format : "");
+        return XDT_EXIT_USAGE;
+    }
+    if ( syms && xdt_symtab_load(&n.map, syms) )
+        return XDT_EXIT_USAGE;
+
+    rc = xdt_capture_load(&c, in);
+    if ( rc != XDT_EXIT_OK && rc != XDT_EXIT_TRUNCATED )
+    {
+        xdt_symtab_free(&n.map);
+        return rc;
+    }
+    if ( !export )
+    {
+        if ( print_report(&c, &n, ns) )
+            rc = XDT_EXIT_FAIL;
+    }
+    else
+    {
+        if ( !out && asprintf(&def_out, "%s.%s", in, format) < 0 )
+            def_out = NULL;
+        out = out ?: def_out;
+        rc2 = !out ? XDT_EXIT_FAIL
+              : !strcmp(format, "json") ? export_json(&c, &n, out)
+                                        : export_tracedat(&c, &n, out);
+        if ( rc2 )
+            rc = rc2;
+        else
+            fprintf(stderr, "xen-dyntrace: export: %s: %" PRIu64 " records, %"
+                    PRIu64 " lost, %u CPUs\n", out, c.records, c.lost,
+                    c.nr_cpus);
+    }
+    free(def_out);
+    xdt_capture_free(&c);
+    xdt_symtab_free(&n.map);
+    if ( fflush(stdout) || ferror(stdout) )
+    {
+        xdt_err("writing the report failed");
+        rc = XDT_EXIT_FAIL;
+    }
+
+    return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    return run(argc, argv, false);
+}
+
+int cmd_export(int argc, char **argv)
+{
+    return run(argc, argv, true);
+}
