@@ -129,6 +129,12 @@ def main():
                    f"record_bytes={RECORD_BYTES}")
         if r3b is not None:
             summary += f" domfiltered_per_call={(r3b - r2) / nfun3b:.1f}"
+        if "record_max_rate" in ours:
+            rm = ours["record_max_rate"]
+            print(f"\nxen-dyntrace record, default poll interval (100 ms) and buffer ({records} "
+                  f"records per CPU): highest sustained rate with no loss {rm['rate']} records/s "
+                  f"of guest time (first loss at {rm['lost_at']}/s)")
+            summary += f" record_max_rate={rm['rate']}"
     print()
     print(summary)
 

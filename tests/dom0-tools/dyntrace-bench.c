@@ -6,6 +6,10 @@
  *                                   "calls=N ns=T ns_per_call=X"
  *   dyntrace-bench write PATH TEXT  one HypFS write of TEXT (with its NUL) to
  *                                   PATH; prints "ns=T rc=R errno=E"
+ *   dyntrace-bench paced RATE SECS  the same hypercall at RATE per second for
+ *                                   SECS seconds, in bursts each millisecond
+ *                                   (absolute deadlines, so a late burst is
+ *                                   caught up); prints "calls=N ns=T rate=R"
  *
  * Times come from CLOCK_MONOTONIC.  Under QEMU's -icount shift=0 guest time
  * advances 1 ns per guest instruction, so the figures count instructions.
@@ -36,7 +40,8 @@ static uint64_t now_ns(void)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: dyntrace-bench hypercall N | write PATH TEXT\n");
+    fprintf(stderr, "usage: dyntrace-bench hypercall N | write PATH TEXT | "
+            "paced RATE SECS\n");
     return 2;
 }
 
@@ -72,6 +77,42 @@ int main(int argc, char **argv)
         t1 = now_ns();
         printf("calls=%lu ns=%llu ns_per_call=%.1f failed=%lu\n", n,
                (unsigned long long)(t1 - t0), (double)(t1 - t0) / n, failed);
+        return failed ? 1 : 0;
+    }
+
+    if ( !strcmp(argv[1], "paced") && argc == 4 )
+    {
+        unsigned long rate = strtoul(argv[2], NULL, 0), secs = strtoul(argv[3], NULL, 0);
+        unsigned long done = 0, failed = 0, ms;
+        char *buf = locked(4096);
+        struct timespec next;
+
+        if ( !rate || !secs )
+            return usage();
+        h.op = HYPERVISOR_xen_version;
+        h.arg[0] = XENVER_extraversion;
+        h.arg[1] = (uintptr_t)buf;
+        clock_gettime(CLOCK_MONOTONIC, &next);
+        t0 = now_ns();
+        for ( ms = 1; ms <= secs * 1000; ms++ )
+        {
+            /* Calls due by the end of this millisecond. */
+            unsigned long due = (unsigned long)((uint64_t)rate * ms / 1000);
+
+            for ( ; done < due; done++ )
+                if ( ioctl(fd, IOCTL_PRIVCMD_HYPERCALL, &h) < 0 )
+                    failed++;
+            next.tv_nsec += 1000000;
+            if ( next.tv_nsec >= 1000000000 )
+            {
+                next.tv_sec++;
+                next.tv_nsec -= 1000000000;
+            }
+            clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+        }
+        t1 = now_ns();
+        printf("calls=%lu ns=%llu rate=%.0f failed=%lu\n", done,
+               (unsigned long long)(t1 - t0), done * 1e9 / (t1 - t0), failed);
         return failed ? 1 : 0;
     }
 

@@ -16,8 +16,8 @@
  * records), plus the --symbols map when given.
  *
  * The output API is libtracecmd's exported ABI (libtracecmd.so.1) without a
- * public header in Debian 12's libtracecmd-dev 1.3: its prototypes are
- * declared here.
+ * public header in Debian 12's libtracecmd-dev 1.3 (trace-cmd.h has the
+ * reading side): its prototypes are declared here.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -42,6 +42,8 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
 }
 
 #else
+
+#include <trace-cmd.h>
 
 struct tracecmd_output;
 struct tracecmd_event_list;
@@ -409,6 +411,12 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
         goto out;
     }
     tracecmd_set_quiet(h, true);
+    /*
+     * libtracecmd 1.3 warns "Cannot find description for buffer" while
+     * writing a version 6 file's only (top) buffer, which it then writes
+     * correctly: keep its errors, not its warnings.
+     */
+    tracecmd_set_loglevel(TEP_LOG_ERROR);
     if ( tracecmd_output_set_trace_dir(h, dir) ||
          tracecmd_output_set_kallsyms(h, kallsyms) ||
          tracecmd_output_set_version(h, 6) )

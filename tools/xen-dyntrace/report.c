@@ -127,6 +127,7 @@ static int run(int argc, char **argv, bool export)
     rc = xdt_capture_load(&c, in);
     if ( rc != XDT_EXIT_OK && rc != XDT_EXIT_TRUNCATED )
     {
+        xdt_capture_free(&c);
         xdt_symtab_free(&n.map);
         return rc;
     }

@@ -40,10 +40,11 @@ t0=$(date +%s)
 xen-dyntrace report /tmp/cap.dat >/tmp/rep.txt || fail "report exited $?"
 echo "report: $(($(date +%s) - t0)) s, $(wc -c </tmp/rep.txt) bytes"
 head -n 14 /tmp/rep.txt
+# E = T: nothing lost, so no LOST line either. (Each pass over the 190 MB report takes tens of
+# seconds under TCG: one count, and the samples below.)
 expect_eq "report's entries header" "$records/$records" \
-    "$(sed -n 's/^# entries-in-buffer\/entries-written: \([0-9]*\/[0-9]*\) .*/\1/p' /tmp/rep.txt)"
+    "$(head -n 3 /tmp/rep.txt | sed -n 's/^# entries-in-buffer\/entries-written: \([0-9]*\/[0-9]*\) .*/\1/p')"
 expect_eq "report's lines (10 of header)" $((records + 10)) "$(wc -l </tmp/rep.txt)"
-! grep -q 'LOST' /tmp/rep.txt || fail "report shows losses"
 # Every line well-formed would take minutes under TCG: the first and last 20000 are checked.
 { head -n 20010 /tmp/rep.txt; tail -n 20000 /tmp/rep.txt; } >/tmp/rep-sample.txt
 bad=$(record_lines /tmp/rep-sample.txt | grep -vcE '^ *(d[0-9]+v[0-9]+|<idle>) \[[0-9]{3}\] [d.][h.][z.] +[0-9]+\.[0-9]{6}: [^ ]+ <-[^ ]+$' || true)
