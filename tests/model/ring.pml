@@ -29,8 +29,10 @@
  *                 is off starts off; set_on covers an offline CPU.
  *   SCEN_PIPE     CPU0: task (3 calls into 2 slots: it wraps), no NMI; two
  *                 consumers (trace_pipe, B12: snapshot of the oldest
- *                 records not consumed, then a commit of a chosen number of
- *                 them, which fails if the read position moved) and a
+ *                 records not consumed, copied without holding the buffer
+ *                 and checked afterwards as B13 says, then a commit of a
+ *                 chosen number of them, which fails if the read position
+ *                 moved) and a
  *                 resizer (B11: new storage swapped in under the hold, the
  *                 old one freed after the release).  Consume against
  *                 overwrite, consume against consume, resize against the
@@ -61,6 +63,13 @@
  *                                        dt_rings_consume() commits without
  *                                        checking the read position: a
  *                                        record is consumed twice
+ *   spin -DSCEN_PIPE -DBROKEN_UNHELD_CHECK -a ring.pml
+ *                                        a consuming read keeps every record
+ *                                        it copied: a torn one among them
+ *   spin -DSCEN_PIPE -DBROKEN_UNHELD_STATUS -a ring.pml
+ *                                        it ignores the status (a writer
+ *                                        that has not counted yet): a slot
+ *                                        being overwritten is kept
  *   spin -DSCEN_PIPE -DBROKEN_EARLY_REC -a ring.pml
  *                                        the writer reads the storage
  *                                        pointer before its cmpxchg: it
@@ -558,47 +567,73 @@ proctype hotplug()
 
 #if CONSUMERS
 /*
- * A consuming read of CPU0 (B12).  Snapshot: under the hold, the oldest
- * records not consumed, from start = max(read, written - SIZE), noting read
- * and resets.  Then, after the caller got its text, the commit of a chosen
- * number of them: one step under ring_lock, failing (-EAGAIN) if read or
- * resets moved.
+ * A consuming read of CPU0 (B12, B13).  Snapshot: under ring_lock, without
+ * holding the buffer, the oldest records not consumed, from
+ * start = max(read, written - SIZE), noting read and resets; each half of
+ * each copied slot is its own step (the writer may be filling it); then the
+ * status and the count again, and only the records no writer can have
+ * touched are kept: from w2 - SIZE + 1 if WRITING, else from w2 - SIZE.
+ * Then, after the caller got its text, the commit of a chosen number of
+ * them: one step under ring_lock, failing (-EAGAIN) if read or resets moved.
+ *   -DBROKEN_UNHELD_CHECK  keep every copied record (no second look)
+ *   -DBROKEN_UNHELD_STATUS take the second count as final (never WRITING)
  */
 inline consume_once(c)
 {
     if
     :: GET_MAPS ->
         LOCK;
-        ring_hold(c, s, false);
         atomic {
             w = written[c];
-            assert(w == gacc[c]);
             at = rd[c];
             rs = resets[c];
             start = (w > SIZE && w - SIZE > at -> w - SIZE : at);
             n = w - start
         };
+        /* Each half of each slot is one step. */
         if
         :: n > 0 ->
             a = recA[(c * 2 + store[c]) * SIZE + start % SIZE];
-            atomic {
-                b = recB[(c * 2 + store[c]) * SIZE + start % SIZE];
-                assert(a == b)
-            };
-            t0 = a
+            b = recB[(c * 2 + store[c]) * SIZE + start % SIZE];
+            t0 = a;
+            torn0 = (a != b)
         :: else -> skip
         fi;
         if
         :: n > 1 ->
             a = recA[(c * 2 + store[c]) * SIZE + (start + 1) % SIZE];
-            atomic {
-                b = recB[(c * 2 + store[c]) * SIZE + (start + 1) % SIZE];
-                assert(a == b)
-            };
-            t1 = a
+            b = recB[(c * 2 + store[c]) * SIZE + (start + 1) % SIZE];
+            t1 = a;
+            torn1 = (a != b)
         :: else -> skip
         fi;
-        atomic { RELEASE(c, s); s = 0; a = 0; b = 0 };
+#ifdef BROKEN_UNHELD_STATUS
+        wr = false;
+#else
+        wr = (status[c] == WRITING);
+#endif
+        w2 = written[c];
+#ifndef BROKEN_UNHELD_CHECK
+        atomic {
+            /* Drop the copied records a writer may have touched. */
+            if
+            :: w2 + wr > SIZE && w2 + wr - SIZE > start ->
+                if
+                :: w2 + wr - SIZE - start >= n ->
+                    start = start + n; n = 0
+                :: else ->              /* n == 2, one dropped */
+                    start++; n--; t0 = t1; torn0 = torn1
+                fi
+            :: else -> skip
+            fi
+        };
+#endif
+        atomic {
+            /* What is kept is untorn. */
+            assert(n == 0 || !torn0);
+            assert(n < 2 || !torn1);
+            a = 0; b = 0; w2 = 0; wr = false; torn0 = false; torn1 = false
+        };
         UNLOCK_PUT;
         /* The text went out: take 0, 1 or all of the copied records. */
         if
@@ -633,6 +668,10 @@ inline consume_once(c)
                 :: take == 2 -> assert(t1 == t0 + 1); last_taken[c] = t1
                 :: take == 0 && n > 0 ->
                     last_taken[c] = t0 - 1  /* the overwritten are gone */
+                :: take == 0 && n == 0 && start > at && last_taken[c] != 0 &&
+                   taken_resets[c] == rs ->
+                    /* B13: every copied record was dropped as overwritten */
+                    last_taken[c] = last_taken[c] + (start - at)
                 :: else -> skip
                 fi;
                 taken_resets[c] = rs;
@@ -649,8 +688,8 @@ inline consume_once(c)
 
 proctype consumer(byte reads)
 {
-    byte s, w, at, rs, start, n, take, a, b, t0, t1, k = reads;
-    bool released;
+    byte w, w2, at, rs, start, n, take, a, b, t0, t1, k = reads;
+    bool wr, torn0, torn1;
 
     do
     :: k > 0 -> consume_once(0); k--

@@ -3,7 +3,7 @@
 # and opens them with trace-cmd and speedscope (tests/viewers/check-exports.sh).
 . /opt/dyntrace/tests/lib.sh
 reset_tracing
-xen-dyntrace record -t 2 -l '*' -b 1024 -q -o /tmp/host.dat >/tmp/rec.out 2>&1 || { cat /tmp/rec.out; fail "record exited"; }
+xen-dyntrace record -t 2 -l '*' -b 4096 -q -o /tmp/host.dat >/tmp/rec.out 2>&1 || { cat /tmp/rec.out; fail "record exited"; }
 cat /tmp/rec.out
 lost=$(sed -n 's/^record: .* lost=\([0-9]*\) .*/\1/p' /tmp/rec.out)
 expect_eq "records lost" 0 "$lost"
