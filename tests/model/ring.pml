@@ -1,6 +1,6 @@
 /*
  * Promela model of xen/common/dyntrace/ring.c, the per-CPU ring buffers, and
- * of the concurrency contract of docs/design.md ("Buffers", B2-B9).
+ * of the concurrency contract of docs/design.md ("Buffers", B2-B13).
  * Checked by tests/host/test-ring-model; see docs/design.md, "How the
  * contract is checked".
  *
