@@ -1,3 +1,4 @@
+# (Named 03b: it runs before 04-patch-latency, whose rendezvous lines bench-report.py reads last.)
 # record_max_rate: the highest rate of records xen-dyntrace record keeps up with, losing none, at
 # its default poll interval (100 ms) and the default buffer (64 KiB, 2048 records per CPU). A
 # paced generator (dyntrace-bench paced) makes one record per hypercall (filter
