@@ -103,8 +103,8 @@ threads=()
 for ((c = 0; c < ${cpus:-0}; c++)); do threads+=("pCPU $c"); done
 if node "$REPO_ROOT/tests/viewers/speedscope-check.cjs" "$viewers" "$out/capture.json" \
     "$out/speedscope.png" "${threads[@]}" >"$out/speedscope.out" 2>&1; then
-    pass "json: speedscope in headless Chromium opens it: $(grep -c '^ok' "$out/speedscope.out") checks ($(grep 'colours' "$out/speedscope.out" | sed 's/.*(\(.*\))/\1/'))"
+    pass "speedscope: in headless Chromium it opens the JSON: $(grep -c '^ok' "$out/speedscope.out") checks ($(grep 'colours' "$out/speedscope.out" | sed 's/.*(\(.*\))/\1/'))"
 else
     cat "$out/speedscope.out" >&2
-    failed "json: speedscope in headless Chromium: $(grep '^not ok' "$out/speedscope.out" | head -n1)"
+    failed "speedscope: in headless Chromium: $(grep '^not ok' "$out/speedscope.out" | head -n1)"
 fi
