@@ -72,8 +72,10 @@ static int set_file(struct rec_state *s, const char *file, const char *val)
     char path[128];
 
     snprintf(path, sizeof(path), TRACING "%s", file);
-    if ( xenhypfs_write(s->fs, path, val) )
+    while ( xenhypfs_write(s->fs, path, val) )
     {
+        if ( errno == EINTR )   /* A signal (Ctrl-C): the write is retried. */
+            continue;
         xdt_err("record: writing '%.60s%s' to %s: %s (see %serror_log)",
                 val, strlen(val) > 60 ? "..." : "", path, strerror(errno),
                 TRACING);
@@ -144,6 +146,8 @@ static long read_cpu(struct rec_state *s, unsigned int cpu, bool *empty)
         free(d);
         switch ( e )
         {
+        case EINTR:             /* Ctrl-C during the hypercall: read again. */
+            return 1;
         case EAGAIN:            /* Another consumer took them first. */
             s->eagain++;
             return 1;
