@@ -294,8 +294,6 @@ int xdt_capture_load(struct xdt_capture *c, const char *path)
             }
             if ( add_chunk(&c->cpu[ch.cpu], off + sizeof(ch)) )
                 goto nomem;
-            c->cpu[ch.cpu].records += rh.nr;
-            c->cpu[ch.cpu].lost += rh.lost;
             c->records += rh.nr;
             c->lost += rh.lost;
             break;

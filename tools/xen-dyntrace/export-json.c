@@ -46,7 +46,6 @@ struct run {
     bool open;
     uint16_t domid, vcpu;
     uint64_t start, last;
-    uint64_t records;
 };
 
 static void close_run(FILE *f, unsigned int cpu, struct run *r, uint64_t end)
@@ -101,7 +100,6 @@ static int json_event(const struct xdt_event *e, void *arg)
         *ru = (struct run){ .open = true, .domid = r->domid,
                             .vcpu = r->vcpu, .start = r->ts };
     ru->last = r->ts;
-    ru->records++;
 
     xdt_name_ip(j->n, r->ip, fn, sizeof(fn));
     xdt_name_parent(j->n, r->parent_ip, caller, sizeof(caller));

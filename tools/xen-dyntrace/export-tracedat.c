@@ -175,14 +175,11 @@ static int page_event(struct pager *p, const struct xdt_record *r)
         return -1;
     if ( !p->started )
     {
-        uint64_t missed = p->missed;
-
         memset(p->page, 0, p->size);
         memcpy(p->page, &r->ts, 8);
         p->used = 0;
         p->last_ts = r->ts;
         p->started = true;
-        p->missed = missed;
     }
     d = p->page + PAGE_HEADER_SIZE + p->used;
     /* Per-CPU order is the ring's; a stamp earlier than its predecessor

@@ -124,12 +124,13 @@ static int list_cpus(struct rec_state *s)
 }
 
 /*
- * One consuming read of a CPU's raw pipe, saved as one chunk.  Returns the
- * records still left (read again), 0 when drained, -1 on a failure that
- * ends the recording.
+ * One consuming read of the raw pipe of CPU cpus[i], saved as one chunk.
+ * Returns the records still left (read again), 0 when drained, -1 on a
+ * failure that ends the recording.
  */
-static long read_cpu(struct rec_state *s, unsigned int cpu, bool *empty)
+static long read_cpu(struct rec_state *s, unsigned int i, bool *empty)
 {
+    unsigned int cpu = s->cpus[i];
     struct xenhypfs_dirent *d = NULL;
     struct xdt_raw_header h;
     char path[128];
@@ -186,9 +187,7 @@ static long read_cpu(struct rec_state *s, unsigned int cpu, bool *empty)
         }
         s->records += h.nr;
         s->lost += h.lost;
-        for ( unsigned int i = 0; i < s->nr_cpus; i++ )
-            if ( s->cpus[i] == cpu )
-                s->cpu_records[i] += h.nr;
+        s->cpu_records[i] += h.nr;
     }
     free(buf);
     free(d);
@@ -208,7 +207,7 @@ static int read_round(struct rec_state *s, bool drain)
         for ( ;; )
         {
             bool empty;
-            long left = read_cpu(s, s->cpus[i], &empty);
+            long left = read_cpu(s, i, &empty);
 
             if ( left < 0 )
                 return -1;
@@ -247,7 +246,10 @@ static int exclude_self(struct rec_state *s, const struct rec_opts *o)
     else
     {
         if ( sched_getaffinity(0, sizeof(set), &set) )
+        {
+            xdt_err("record: sched_getaffinity: %s", strerror(errno));
             return -1;
+        }
         for ( cpu = CPU_SETSIZE - 1; cpu >= 0 && !CPU_ISSET(cpu, &set); cpu-- )
             ;
         if ( cpu < 0 )

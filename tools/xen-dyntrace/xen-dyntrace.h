@@ -123,7 +123,6 @@ struct xdt_event {
 struct xdt_cpu_chunks {
     uint64_t *off;              /* each RAW chunk's payload, in file order */
     size_t nr, cap;
-    uint64_t records, lost;
 };
 
 struct xdt_capture {

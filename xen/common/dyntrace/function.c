@@ -163,10 +163,6 @@ static void heap_down(struct cursor *h, unsigned int n, unsigned int i)
     }
 }
 
-/*
- * First pass, in buffer order: convert NMI/MCE timestamps to nanoseconds
- * (the merge compares them) and add up the exact length of every line.
- */
 /* An NMI/MCE record's timestamp in NOW()'s nanoseconds (for reading it). */
 static void stamp_to_ns(struct dyntrace_record *r)
 {
@@ -177,6 +173,10 @@ static void stamp_to_ns(struct dyntrace_record *r)
     }
 }
 
+/*
+ * First pass, in buffer order: convert NMI/MCE timestamps to nanoseconds
+ * (the merge compares them) and add up the exact length of every line.
+ */
 static unsigned long measure(struct dt_ring_snapshot *snap,
                              struct sym_caches *cache)
 {
