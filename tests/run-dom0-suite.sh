@@ -17,6 +17,13 @@ out=$results/$XEN_VARIANT-$arch-$suite.tap
 log_file=$BUILD_DIR/$arch/logs/$suite.log
 expected=$(find "$REPO_ROOT/tests/dom0/$suite" -maxdepth 1 -name '*.sh' | wc -l)
 
+# The record suite hands a capture (about 1 MB of base64) to the host through the serial log.
+# Xen's serial transmitter is asynchronous by default and a dom0 console write has no flow
+# control: once its 32 KiB buffer is full, characters are dropped until half of it has drained
+# (__serial_putc() in drivers/char/serial.c). CI once lost part of the capture that way.
+# sync_console makes every write wait for the UART instead.
+[ "$suite" != record ] || export XEN_ARGS="${XEN_ARGS:-} sync_console"
+
 verdict=0
 LOG=$log_file "$REPO_ROOT/scripts/boot.sh" "$arch" "$suite" || verdict=$?
 collect_tap "$XEN_VARIANT/$arch" "$suite" "$log_file" "$expected" "$verdict" >"$out"

@@ -33,11 +33,14 @@ fi
 pass "build: xen-dyntrace with libtracecmd and libxenhypfs, -Wall -Wextra -Werror"
 
 # The capture, as the dom0 printed it.
-read -r _ file size sum < <(tr -d '\r' <"$log" | grep -oE 'XDTFILE-BEGIN .*' | head -n1) || true
+read -r _ file size sum lines < <(tr -d '\r' <"$log" | grep -oE 'XDTFILE-BEGIN .*' | head -n1) || true
 cap=$out/${file:-capture.dat}
-tr -d '\r' <"$log" | sed -n 's/^# XDTFILE://p' | base64 -d 2>/dev/null | gunzip >"$cap" 2>/dev/null || true
+tr -d '\r' <"$log" | sed -n 's/^# XDTFILE://p' >"$out/capture.b64"
+base64 -d <"$out/capture.b64" 2>/dev/null | gunzip >"$cap" 2>/dev/null || true
 if [ -z "${sum:-}" ] || [ "$(sha256sum <"$cap" | cut -d' ' -f1)" != "$sum" ] || [ "$(wc -c <"$cap")" != "$size" ]; then
-    failed "transfer: the dom0's capture arrived intact (size ${size:-?}, sha256)"
+    # Which part was lost: whole lines, or characters inside lines (76 per base64 line but the last).
+    short=$(awk 'length($0) != 76' "$out/capture.b64" | wc -l)
+    failed "transfer: the dom0's capture arrived intact (size ${size:-?}, sha256; $(wc -l <"$out/capture.b64") of ${lines:-?} lines arrived, $short not 76 characters long)"
     exit 0
 fi
 pass "transfer: the dom0's capture arrived intact ($size bytes, sha256)"

@@ -15,6 +15,8 @@ grep -q 'no libtracecmd' /tmp/err.out || { cat /tmp/err.out; fail "no libtracecm
 [ ! -e /tmp/host.trace.dat ] || fail "a failed export left a file"
 sum=$(sha256sum </tmp/host.dat | cut -d' ' -f1)
 size=$(wc -c </tmp/host.dat)
-echo "XDTFILE-BEGIN host.dat $size $sum"
-gzip -c /tmp/host.dat | base64 | sed 's/^/XDTFILE:/'
+gzip -c /tmp/host.dat | base64 >/tmp/host.b64
+lines=$(wc -l </tmp/host.b64)
+echo "XDTFILE-BEGIN host.dat $size $sum $lines"
+sed 's/^/XDTFILE:/' /tmp/host.b64
 echo "XDTFILE-END"
