@@ -124,6 +124,8 @@ reset_tracing() {
         xenhypfs write $T/buffer_size_kb "$(cat /tmp/bufsize.boot)"
     fi
     xenhypfs write $T/current_tracer nop
+    xenhypfs write $T/max_graph_depth 0
+    xenhypfs write $T/tracing_thresh 0
     xenhypfs write $T/trace ""
 }
 

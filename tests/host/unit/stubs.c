@@ -732,7 +732,7 @@ bool stub_in_irq(void)
 void stub_trampoline(unsigned long ip, unsigned long parent_ip)
 {
     if ( !*(volatile unsigned int *)&dt_scope )
-        dyntrace_dispatch(ip, parent_ip);
+        dyntrace_dispatch(ip, parent_ip, NULL);
     else if ( dyntrace_scope_entry() )
-        dyntrace_dispatch_scoped(ip, parent_ip);
+        dyntrace_dispatch_scoped(ip, parent_ip, NULL);
 }

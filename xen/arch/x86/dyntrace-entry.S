@@ -6,8 +6,10 @@
  *   (%rsp)  = site + DYNTRACE_RET_TO_SITE, the traced function's body
  *   8(%rsp) = the traced function's return address (its caller)
  * The argument registers and the other call-clobbered registers are live:
- * save them, call dyntrace_dispatch(ip, parent_ip), restore them, return to
- * the function body.  Flags are not live at a function's entry.
+ * save them, call dyntrace_dispatch(ip, parent_ip, ret), restore them,
+ * return to the function body.  Flags are not live at a function's entry.
+ * ret is the address of the slot that holds the return address: a callback
+ * may divert the return to dyntrace_return_trampoline (below).
  *
  * When a scope is set (dt_scope.active, its first word, non-zero), it is
  * tested first, before the registers are saved: dyntrace_scope_entry()
@@ -44,6 +46,7 @@
         mov     RET_TO_BODY(%rsp), %rdi /* return address into the body */
         sub     $DYNTRACE_RET_TO_SITE, %rdi /* ip: the patch site */
         mov     RET_TO_PARENT(%rsp), %rsi /* parent_ip */
+        lea     RET_TO_PARENT(%rsp), %rdx /* ret: where parent_ip waits */
         call    \dispatcher
 
         add     $ALIGN_PAD, %rsp

@@ -19,6 +19,7 @@
 #include <xen/string.h>
 #include <xen/time.h>
 
+#include <asm/cpufeature.h>
 #include <asm/flushtlb.h>
 #include <asm/setup.h>
 
@@ -172,4 +173,21 @@ uint64_t arch_dyntrace_nmi_stamp(void)
 s_time_t arch_dyntrace_stamp_to_ns(uint64_t stamp)
 {
     return get_s_time_fixed(stamp);
+}
+
+/*
+ * A diverted return (common/dyntrace/return.c) rewrites a return address on
+ * the stack, and RET compares it with the shadow stack's copy: with CET
+ * shadow stacks that would be a #CP.  Rewriting the shadow stack's copy too
+ * would need WRSS on every hooked entry; refusing is the safe first step.
+ */
+int arch_dyntrace_return_usable(const char **why)
+{
+    if ( cpu_has_xen_shstk )
+    {
+        *why = "CET shadow stacks are in use (boot Xen with cet=no-shstk)";
+        return -EOPNOTSUPP;
+    }
+
+    return 0;
 }

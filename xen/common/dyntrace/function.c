@@ -14,52 +14,26 @@
 #include <xen/time.h>
 #include <xen/xmalloc.h>
 
+#include "output.h"
 #include "ring.h"
 #include "scope.h"
-
-/* One binary record of the function tracer: 32 bytes on 64-bit. */
-struct dyntrace_record {
-    uint64_t ts;                /* NOW(), ns */
-    unsigned long ip;           /* traced function's patch site */
-    unsigned long parent_ip;    /* its caller's return address */
-    uint16_t domid;             /* domain running (DOMID_IDLE: idle) */
-    uint16_t vcpu;
-    uint16_t cpu;
-    uint8_t flags;
-#define DT_FLAG_IRQS_OFF  (1u << 0)
-#define DT_FLAG_IN_IRQ    (1u << 1)
-#define DT_FLAG_IN_NMI    (1u << 2)
-/* ts holds arch_dyntrace_nmi_stamp(), converted when the trace is read. */
-#define DT_FLAG_RAW_TS    (1u << 3)
-    uint8_t pad;
-};
-
-/* The record layout is part of the interface (docs, benchmarks). */
-#define RECORD_SIZE 32
-
-/* Room for one formatted line: two symbol names and the fixed fields. */
-#define LINE_MAX (2 * KSYM_NAME_LEN + 64)
-/* Room for the header. */
-#define HEADER_MAX 1024
-/* Room for "d<domid>v<vcpu>" or "<idle>". */
-#define CONTEXT_MAX 16
 
 /*
  * Recording on or off: dt_recording says whether the callback writes
  * (dt_state_set_on()); the buffers keep taking records, and holding each
  * one in turn drains the callbacks still writing.
  */
-static int cf_check rings_set_on(bool on)
+int cf_check dt_rings_set_on_cb(bool on)
 {
     return dt_rings_set_on(true);
 }
 
-static int cf_check rings_clear(void)
+int cf_check dt_rings_clear_cb(void)
 {
     return dt_rings_clear();
 }
 
-static void print_header(struct dyntrace_text *t, unsigned long max,
+static void cf_check print_header(struct dyntrace_text *t, unsigned long max,
                          const char *name, uint64_t entries, uint64_t written,
                          unsigned int nr_present)
 {
@@ -77,23 +51,7 @@ static void print_header(struct dyntrace_text *t, unsigned long max,
         name, entries, written, nr_present);
 }
 
-/*
- * Symbol names by address, for one formatting pass: a trace holds few
- * distinct functions and callers, and Xen's symbol lookup decompresses the
- * name each time.  A line names two addresses, so there is one cache for
- * each: a name returned for the function must survive the caller's lookup
- * (with one cache, both could hash to the same slot).
- */
-#define SYM_CACHE_SIZE 64
-struct sym_cache {
-    unsigned long addr[SYM_CACHE_SIZE];
-    char name[SYM_CACHE_SIZE][KSYM_NAME_LEN + 1];
-};
-struct sym_caches {
-    struct sym_cache func, caller;
-};
-
-static const char *symbol(struct sym_cache *c, unsigned long addr)
+const char *dt_symbol_cached(struct sym_cache *c, unsigned long addr)
 {
     unsigned int i = (addr ^ (addr >> 6) ^ (addr >> 12)) % SYM_CACHE_SIZE;
 
@@ -108,9 +66,10 @@ static const char *symbol(struct sym_cache *c, unsigned long addr)
     return c->name[i];
 }
 
-static void print_record(struct dyntrace_text *t, unsigned long max,
-                         struct sym_caches *c,
-                         const struct dyntrace_record *r)
+static unsigned int cf_check print_record(struct dyntrace_text *t, unsigned long max,
+                                 struct sym_caches *c,
+                                 const struct dyntrace_record *r,
+                                 const struct dyntrace_record *end)
 {
     char ctx[CONTEXT_MAX];
 
@@ -126,8 +85,10 @@ static void print_record(struct dyntrace_text *t, unsigned long max,
                          (r->flags & DT_FLAG_IN_NMI) ? 'z' : '.',
                          (unsigned long)(r->ts / SECONDS(1)),
                          (unsigned long)((r->ts % SECONDS(1)) / 1000),
-                         symbol(&c->func, r->ip),
-                         symbol(&c->caller, r->parent_ip));
+                         dt_symbol_cached(&c->func, r->ip),
+                         dt_symbol_cached(&c->caller, r->parent_ip));
+
+    return 1;
 }
 
 /*
@@ -169,15 +130,19 @@ static void stamp_to_ns(struct dyntrace_record *r)
     if ( r->flags & DT_FLAG_RAW_TS )
     {
         r->ts = arch_dyntrace_stamp_to_ns(r->ts);
+        if ( r->flags & DT_FLAG_GRAPH_RET )
+            r->parent_ip = arch_dyntrace_stamp_to_ns(r->parent_ip);
         r->flags &= ~DT_FLAG_RAW_TS;
     }
 }
 
 /*
  * First pass, in buffer order: convert NMI/MCE timestamps to nanoseconds
- * (the merge compares them) and add up the exact length of every line.
+ * (the merge compares them), then add up the exact length of every line
+ * (a line may use several records of its CPU: the same ones as below).
  */
-static unsigned long measure(struct dt_ring_snapshot *snap,
+static unsigned long measure(const struct dt_format *f,
+                             struct dt_ring_snapshot *snap,
                              struct sym_caches *cache)
 {
     unsigned long len = 0;
@@ -186,17 +151,19 @@ static unsigned long measure(struct dt_ring_snapshot *snap,
     for ( i = 0; i < snap->nr_cpus; i++ )
     {
         struct dyntrace_record *recs = snap->cpu[i].recs;
+        unsigned int nr = snap->cpu[i].nr;
 
-        for ( j = 0; j < snap->cpu[i].nr; j++ )
+        for ( j = 0; j < nr; j++ )
+            stamp_to_ns(&recs[j]);
+        for ( j = 0; j < nr; )
         {
             struct dyntrace_text line;
             char buf[LINE_MAX];
 
-            stamp_to_ns(&recs[j]);
             line.buf = buf;
             buf[0] = '\0';
             line.len = 1;
-            print_record(&line, sizeof(buf), cache, &recs[j]);
+            j += f->line(&line, sizeof(buf), cache, &recs[j], &recs[nr]);
             len += line.len - 1;
         }
     }
@@ -225,8 +192,8 @@ static void print_lost(struct dyntrace_text *t, unsigned long max,
  * the oldest records, at most PIPE_MAX_RECORDS in time order, and counts in
  * each copy's take what it returned, for the commit.
  */
-static int print_rings(const char *name, struct dyntrace_text *t,
-                       struct dyntrace_read *rd)
+int dt_print_rings(const struct dt_format *f, struct dyntrace_text *t,
+                   struct dyntrace_read *rd)
 {
     struct dt_ring_snapshot *snap;
     struct sym_caches *cache;
@@ -268,13 +235,13 @@ static int print_rings(const char *name, struct dyntrace_text *t,
     }
 
     max = (rd->pipe ? snap->nr_cpus * LOST_LINE_MAX : HEADER_MAX) +
-          measure(snap, cache) + 1;
+          measure(f, snap, cache) + 1;
     rc = dyntrace_text_alloc(t, max);
     if ( rc )
         goto out;
 
     if ( !rd->pipe )
-        print_header(t, max, name, entries, written, snap->nr_present);
+        f->header(t, max, f->name, entries, written, snap->nr_present);
 
     for ( i = n / 2; i-- > 0; )
         heap_down(heap, n, i);
@@ -282,11 +249,14 @@ static int print_rings(const char *name, struct dyntrace_text *t,
     {
         struct dt_ring_copy *c = heap[0].copy;
 
+        unsigned int used;
+
         if ( !c->lost_shown )
             print_lost(t, max, c);
-        print_record(t, max, cache, heap[0].next);
-        c->take++;
-        if ( ++heap[0].next == heap[0].end )
+        used = f->line(t, max, cache, heap[0].next, heap[0].end);
+        c->take += used;
+        heap[0].next += used;
+        if ( heap[0].next == heap[0].end )
             heap[0] = heap[--n];
         heap_down(heap, n, 0);
     }
@@ -329,7 +299,7 @@ struct dyntrace_raw_header {
 /* A raw read returns at most this many records (128 KiB). */
 #define RAW_MAX_RECORDS 4096
 
-static int print_raw(struct dyntrace_text *t, struct dyntrace_read *rd)
+int dt_print_raw(struct dyntrace_text *t, struct dyntrace_read *rd)
 {
     struct dt_ring_snapshot *snap;
     struct dyntrace_raw_header *h;
@@ -372,16 +342,25 @@ static int print_raw(struct dyntrace_text *t, struct dyntrace_read *rd)
     return 0;
 }
 
+static const struct dt_format nop_format = {
+    .name = "nop", .header = print_header, .line = print_record,
+};
+
+static const struct dt_format function_format = {
+    .name = "function", .header = print_header, .line = print_record,
+};
+
 static int cf_check nop_print(struct dyntrace_text *t,
                               struct dyntrace_read *rd)
 {
-    return rd->raw ? print_raw(t, rd) : print_rings("nop", t, rd);
+    return rd->raw ? dt_print_raw(t, rd) : dt_print_rings(&nop_format, t, rd);
 }
 
 static int cf_check function_print(struct dyntrace_text *t,
                                    struct dyntrace_read *rd)
 {
-    return rd->raw ? print_raw(t, rd) : print_rings("function", t, rd);
+    return rd->raw ? dt_print_raw(t, rd)
+                   : dt_print_rings(&function_format, t, rd);
 }
 
 /*
@@ -389,7 +368,7 @@ static int cf_check function_print(struct dyntrace_text *t,
  * Everything it calls is inline or notrace.
  */
 static void cf_check function_call(unsigned long ip, unsigned long parent_ip,
-                                   bool irqs_off)
+                                   unsigned long *ret, bool irqs_off)
 {
     struct dyntrace_record *rec;
     struct dt_ring *r;
@@ -439,16 +418,16 @@ static void cf_check function_call(unsigned long ip, unsigned long parent_ip,
 
 static struct tracer nop_tracer = {
     .name = "nop",
-    .set_on = rings_set_on,
-    .clear = rings_clear,
+    .set_on = dt_rings_set_on_cb,
+    .clear = dt_rings_clear_cb,
     .print = nop_print,
 };
 
 static struct tracer function_tracer = {
     .name = "function",
     .uses_filter = true,
-    .set_on = rings_set_on,
-    .clear = rings_clear,
+    .set_on = dt_rings_set_on_cb,
+    .clear = dt_rings_clear_cb,
     .print = function_print,
     .func = function_call,
 };

@@ -172,6 +172,17 @@ static int cf_check tracer_write(struct hypfs_entry_leaf *leaf,
     xfree(buf);
     if ( !t )
         return -EINVAL;
+    if ( t->usable )
+    {
+        const char *why = "";
+
+        rc = t->usable(&why);
+        if ( rc )
+        {
+            snprintf(bad_word, sizeof(bad_word), "%s: %s", t->name, why);
+            return rc;
+        }
+    }
 
     return dt_request(&(struct dt_change){ .tracer = t });
 }
@@ -422,6 +433,44 @@ static int cf_check bufsize_write(struct hypfs_entry_leaf *leaf,
                  DT_RING_MIN_KB, DT_RING_MAX_KB);
 
     return rc;
+}
+
+/* A 32-bit unsigned setting from 0 to max, as HypFS writes it. */
+static int uint_write(uint32_t *var, uint32_t max,
+                      XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                      unsigned int ulen)
+{
+    uint32_t val;
+
+    if ( ulen != sizeof(val) )
+        return -EDOM;
+    if ( copy_from_guest(&val, uaddr, 1) )
+        return -EFAULT;
+    if ( val > max )
+    {
+        snprintf(bad_word, sizeof(bad_word), "%u (not 0 to %u)", val, max);
+        return -EINVAL;
+    }
+    write_atomic(var, val);
+
+    return 0;
+}
+
+static int cf_check depth_write(struct hypfs_entry_leaf *leaf,
+                                XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                unsigned int ulen)
+{
+    return uint_write(&dt_graph_max_depth, DT_GRAPH_DEPTH_MAX, uaddr, ulen);
+}
+
+/* tracing_thresh: microseconds, up to an hour. */
+#define THRESH_MAX_US 3600000000U
+
+static int cf_check thresh_write(struct hypfs_entry_leaf *leaf,
+                                 XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                 unsigned int ulen)
+{
+    return uint_write(&dt_tracing_thresh, THRESH_MAX_US, uaddr, ulen);
 }
 
 /* trace, error_log: max_size is 1, so the only string that fits is "". */
@@ -679,6 +728,22 @@ static int __init cf_check bufsize_init(struct hypfs_entry_leaf *leaf)
     return 0;
 }
 
+static int __init cf_check depth_init(struct hypfs_entry_leaf *leaf)
+{
+    leaf->u.content = &dt_graph_max_depth;
+    leaf->e.size = sizeof(uint32_t);
+
+    return 0;
+}
+
+static int __init cf_check thresh_init(struct hypfs_entry_leaf *leaf)
+{
+    leaf->u.content = &dt_tracing_thresh;
+    leaf->e.size = sizeof(uint32_t);
+
+    return 0;
+}
+
 static int __init cf_check buftotal_init(struct hypfs_entry_leaf *leaf)
 {
     leaf->u.content = dt_rings_total_kb();
@@ -724,6 +789,12 @@ static const struct dt_file dt_files[] = {
       .init = buftotal_init },
     { .name = "enabled_functions", .type = XEN_HYPFS_TYPE_STRING,
       .build = enabled_build },
+    { .name = "max_graph_depth", .type = XEN_HYPFS_TYPE_UINT,
+      .max_write = sizeof(uint32_t), .init = depth_init,
+      .write = depth_write },
+    { .name = "tracing_thresh", .type = XEN_HYPFS_TYPE_UINT,
+      .max_write = sizeof(uint32_t), .init = thresh_init,
+      .write = thresh_write },
     { .name = "error_log", .type = XEN_HYPFS_TYPE_STRING,
       .max_write = TRACE_MAX_WRITE, .build = errlog_build,
       .write = errlog_write },

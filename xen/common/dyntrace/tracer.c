@@ -23,6 +23,10 @@ static struct tracer *tracers[MAX_TRACERS];
 static unsigned int nr_tracers;
 static char tracers_text[MAX_TRACERS * TRACER_NAME_ROOM];
 
+/* function_graph's settings (max_graph_depth, tracing_thresh). */
+uint32_t dt_graph_max_depth;
+uint32_t dt_tracing_thresh;
+
 /* The callback the dispatcher runs; changed only in the rendezvous. */
 static dyntrace_func_t *active_func;
 
@@ -67,6 +71,11 @@ void dt_tracer_set_active(dyntrace_func_t *fn)
     write_atomic(&active_func, fn);
 }
 
+dyntrace_func_t *dt_tracer_active(void)
+{
+    return ACCESS_ONCE(active_func);
+}
+
 bool dt_tracer_is_active(void)
 {
     return ACCESS_ONCE(active_func);
@@ -79,7 +88,7 @@ bool dt_tracer_is_active(void)
  * function's triggers, with IRQs off.
  */
 static always_inline void dispatch(unsigned long ip, unsigned long parent_ip,
-                                   bool scoped)
+                                   unsigned long *ret, bool scoped)
 {
     dyntrace_func_t *fn = ACCESS_ONCE(active_func);
     unsigned long flags;
@@ -98,22 +107,24 @@ static always_inline void dispatch(unsigned long ip, unsigned long parent_ip,
 
     irqs_off = !local_irq_is_enabled();
     local_irq_save(flags);
-    fn(ip, parent_ip, irqs_off);
+    fn(ip, parent_ip, ret, irqs_off);
     /* Triggers make the scope active: only a scoped call can have one. */
     if ( scoped && ACCESS_ONCE(dt_scope.nr_triggers) )
         dt_scope_fire_triggers(ip);
     local_irq_restore(flags);
 }
 
-void dyntrace_dispatch(unsigned long ip, unsigned long parent_ip)
+void dyntrace_dispatch(unsigned long ip, unsigned long parent_ip,
+                       unsigned long *ret)
 {
-    dispatch(ip, parent_ip, false);
+    dispatch(ip, parent_ip, ret, false);
 }
 
 #ifdef ARCH_DYNTRACE_SCOPE_IN_ENTRY
-void dyntrace_dispatch_scoped(unsigned long ip, unsigned long parent_ip)
+void dyntrace_dispatch_scoped(unsigned long ip, unsigned long parent_ip,
+                              unsigned long *ret)
 {
-    dispatch(ip, parent_ip, true);
+    dispatch(ip, parent_ip, ret, true);
 }
 #endif
 

@@ -5,6 +5,15 @@
 
 #include <xen/dyntrace.h>
 
+/*
+ * function_graph's settings, written through HypFS and read by its
+ * callbacks: max_graph_depth (0: no limit; at most DT_GRAPH_DEPTH_MAX, the
+ * return stack's depth) and tracing_thresh (microseconds; 0: off).
+ */
+#define DT_GRAPH_DEPTH_MAX 64
+extern uint32_t dt_graph_max_depth;
+extern uint32_t dt_tracing_thresh;
+
 /* The registered tracer of that name, or NULL. */
 struct tracer *dt_tracer_find(const char *name);
 /* The first tracer registered (the one at boot), or NULL. */
@@ -17,6 +26,8 @@ const char *dt_tracers_text(void);
  * livepatch rendezvous, or to turn tracing off.
  */
 void dt_tracer_set_active(dyntrace_func_t *fn);
+/* The callback the dispatcher runs now, or NULL. */
+dyntrace_func_t *dt_tracer_active(void);
 /* Is a callback active (false once a bad site stopped tracing)? */
 bool dt_tracer_is_active(void);
 

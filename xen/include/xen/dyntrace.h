@@ -42,10 +42,13 @@ struct dyntrace_read {
 /*
  * The function callback, run with IRQs disabled by the trampoline's
  * dispatcher; irqs_off tells whether IRQs were off at entry.  It may nest
- * only through NMI/MCE and must cope with that.
+ * only through NMI/MCE and must cope with that.  ret is where the traced
+ * function's return address waits until it returns (x86: its stack slot),
+ * for return hooking (dt_ret_push()), or NULL where the architecture has
+ * none (!ARCH_DYNTRACE_RETURN).
  */
 typedef void dyntrace_func_t(unsigned long ip, unsigned long parent_ip,
-                             bool irqs_off);
+                             unsigned long *ret, bool irqs_off);
 
 struct tracer {
     const char *name;
@@ -59,6 +62,11 @@ struct tracer {
     int (*print)(struct dyntrace_text *text, struct dyntrace_read *rd);
     /* The callback attached to the traced functions, or NULL. */
     dyntrace_func_t *func;
+    /*
+     * Can the tracer run here (e.g. it needs return hooking)?  0, or an
+     * error, with a reason for error_log.  NULL: always.
+     */
+    int (*usable)(const char **why);
 };
 
 void dyntrace_register_tracer(struct tracer *t);
@@ -72,7 +80,8 @@ void dyntrace_text_free(struct dyntrace_text *t);
 const char *dyntrace_symbol(unsigned long addr, char *namebuf);
 
 /* Called from the architecture's trampoline. */
-void dyntrace_dispatch(unsigned long ip, unsigned long parent_ip);
+void dyntrace_dispatch(unsigned long ip, unsigned long parent_ip,
+                       unsigned long *ret);
 #ifdef ARCH_DYNTRACE_SCOPE_IN_ENTRY
 /*
  * The trampoline's test of the scope, when one is set (dt_scope.active),
@@ -81,7 +90,22 @@ void dyntrace_dispatch(unsigned long ip, unsigned long parent_ip);
  * dyntrace_dispatch().  Neither tests the scope again.
  */
 bool ARCH_DYNTRACE_SCOPE_IN_ENTRY dyntrace_scope_entry(void);
-void dyntrace_dispatch_scoped(unsigned long ip, unsigned long parent_ip);
+void dyntrace_dispatch_scoped(unsigned long ip, unsigned long parent_ip,
+                              unsigned long *ret);
+#endif
+
+#ifdef ARCH_DYNTRACE_RETURN
+/*
+ * Return hooking (common/dyntrace/return.c, docs/design.md "Return
+ * hooking"): a diverted return lands in the architecture's return
+ * trampoline, which calls dyntrace_return() with the frame's identity
+ * (ARCH_DYNTRACE_RETURN: the address of the slot the entry saw as ret) and
+ * returns to the address it gives back.
+ */
+void dyntrace_return_trampoline(void);
+unsigned long dyntrace_return(unsigned long frame);
+/* 0 if returns can be hooked now, or an error and why. */
+int arch_dyntrace_return_usable(const char **why);
 #endif
 
 /*

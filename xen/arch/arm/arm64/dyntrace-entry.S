@@ -34,6 +34,7 @@ FUNC(dyntrace_trampoline)
 
         sub     x0, x30, #DYNTRACE_RET_TO_SITE /* ip: the site */
         mov     x1, x9                  /* parent_ip */
+        mov     x2, xzr                 /* ret: no return hooking yet */
         bl      dyntrace_dispatch
 
         ldp     x0, x1, [sp, #0]

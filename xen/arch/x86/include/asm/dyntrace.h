@@ -53,6 +53,12 @@
 #define ARCH_DYNTRACE_SCOPE_IN_ENTRY \
     __attribute__((__no_caller_saved_registers__))
 
+/*
+ * Returns can be hooked (dyntrace_return_trampoline): a frame is identified
+ * by the address of its return address's stack slot.
+ */
+#define ARCH_DYNTRACE_RETURN 1
+
 /* Is the callback running in NMI or machine-check context? */
 static inline bool arch_dyntrace_in_nmi(void)
 {

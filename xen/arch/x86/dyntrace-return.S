@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xen-dyntrace, x86_64: the return trampoline, where a hooked function
+ * returns to (common/dyntrace/return.c).
+ */
+
+#include <asm/asm_defns.h>
+
+/*
+ * A diverted return: the traced function's RET popped the slot whose
+ * address its entry passed as ret, so that address (the frame) is
+ * %rsp - 8.  %rax and %rdx may hold its return value: keep
+ * them, ask dyntrace_return(frame) for the original return address, and go
+ * there by PUSH and RET.  %rcx and the other call-clobbered registers are
+ * dead once a function has returned.  The slot's address is 8 mod 16 (a
+ * CALL pushed it on a 16-byte aligned stack), so after the two pushes %rsp
+ * is aligned for the call.  Only without shadow stacks
+ * (arch_dyntrace_return_usable()): the RET would not match the shadow
+ * stack's copy.
+ */
+#define RETURN_SAVED    16      /* %rax and %rdx, below the popped slot */
+
+        .text
+FUNC(dyntrace_return_trampoline)
+        push    %rax
+        push    %rdx
+        lea     (RETURN_SAVED - 8)(%rsp), %rdi /* frame: the popped slot */
+        call    dyntrace_return
+        mov     %rax, %rcx              /* the original return address */
+        pop     %rdx
+        pop     %rax
+        push    %rcx
+        RET
+END(dyntrace_return_trampoline)

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xen-dyntrace: return hooking.  An entry callback may divert a traced
+ * function's return to the architecture's return trampoline; the original
+ * return address waits on this CPU's return stack until dyntrace_return()
+ * gives it back.  The invariants (docs/design.md, "Return hooking"):
+ *
+ * R1  A frame is identified by the address of the slot its return address
+ *     was read from (ret).  The stacks grow down: a live caller's frame is
+ *     above its callee's, so the entries of one stack are in decreasing
+ *     frame order, the top one the deepest.
+ * R2  Xen abandons stacks without returning (reset_stack_and_jump() and
+ *     the idle loop on x86, hypercall continuations): an entry whose frame
+ *     is below (or, but R5, at) a new frame of ordinary context, or below a
+ *     returning frame,
+ *     belongs to a frame that is gone.  It is dropped, counted, and never
+ *     given to another function.
+ * R5  A tail call shares its caller's frame, whose return slot already
+ *     holds the return trampoline: the callee's entry goes above the
+ *     caller's with the same frame and the trampoline as its original
+ *     return address, so the trampoline runs once for each.  Only a new
+ *     frame whose slot holds anything else drops an entry of its own frame.
+ * R3  A diverted return always finds its entry: an entry is dropped only
+ *     under R2, and its frame can no longer return.  If it does not, the
+ *     return address is lost: that is a bug, reported by a panic.
+ * R4  Entries are pushed and popped with IRQs off; only NMI/MCE nest.  A
+ *     push reserves its slot (depth) before filling it and a pop copies its
+ *     entry before giving the slot up, so a nested push works above; and
+ *     in NMI/MCE context (their own stacks, whose order against the
+ *     interrupted stack R1 cannot know) nothing is dropped at a push.
+ *
+ * The stacks are per CPU and live for good: a return still pending when
+ * the tracer stops or changes is popped all the same, with no record.
+ */
+
+#include <xen/dyntrace.h>
+#include <xen/init.h>
+#include <xen/lib.h>
+#include <xen/percpu.h>
+#include <asm/atomic.h>
+#include <asm/system.h>
+
+#include "return.h"
+
+static dt_ret_hook_t *ret_hook;
+static atomic_t overflows, abandoned;
+
+void __init dt_ret_set_hook(dt_ret_hook_t *hook)
+{
+    ret_hook = hook;
+}
+
+void dt_ret_counts(unsigned int *overflow, unsigned int *abandon)
+{
+    *overflow = atomic_read(&overflows);
+    *abandon = atomic_read(&abandoned);
+}
+
+#ifdef ARCH_DYNTRACE_RETURN
+
+struct ret_entry {
+    unsigned long frame;        /* R1: the address of the return slot */
+    unsigned long ret;          /* the original return address */
+    unsigned long func;         /* the traced function's site */
+    uint64_t calltime;
+};
+
+struct ret_stack {
+    unsigned int depth;         /* entries in use, abandoned ones too */
+    struct ret_entry e[DT_RET_DEPTH];
+};
+
+static DEFINE_PER_CPU(struct ret_stack, ret_stacks);
+
+unsigned int dt_ret_push(unsigned long *ret, unsigned long func,
+                         uint64_t calltime, unsigned int max_depth)
+{
+    struct ret_stack *st = &this_cpu(ret_stacks);
+    unsigned long frame = (unsigned long)ret;
+    unsigned int d = st->depth;
+    struct ret_entry *e;
+
+    ASSERT(!local_irq_is_enabled());
+
+    /* R2, not in NMI/MCE context (R4); R5: a tail call keeps its caller. */
+    if ( !arch_dyntrace_in_nmi() )
+        while ( d && (st->e[d - 1].frame < frame ||
+                      (st->e[d - 1].frame == frame &&
+                       *ret != (unsigned long)dyntrace_return_trampoline)) )
+        {
+            d--;
+            atomic_inc(&abandoned);
+        }
+
+    if ( (max_depth && d >= max_depth) || d == DT_RET_DEPTH )
+    {
+        if ( d == DT_RET_DEPTH )
+            atomic_inc(&overflows);
+        st->depth = d;
+        return 0;
+    }
+
+    /* R4: reserve, then fill; a nested push goes above. */
+    st->depth = d + 1;
+    barrier();
+    e = &st->e[d];
+    e->frame = frame;
+    e->ret = *ret;
+    e->func = func;
+    e->calltime = calltime;
+    *ret = (unsigned long)dyntrace_return_trampoline;
+
+    return d + 1;
+}
+
+/* R3 broken: nowhere to return to. */
+static void noreturn return_lost(unsigned long frame, unsigned int depth)
+{
+    panic("dyntrace: a diverted return (frame %#lx) has no entry on CPU%u "
+          "(depth %u)\n", frame, smp_processor_id(), depth);
+}
+
+/* From the return trampoline, with the frame that returned. */
+unsigned long dyntrace_return(unsigned long frame)
+{
+    struct ret_stack *st = &this_cpu(ret_stacks);
+    struct ret_entry e;
+    dt_ret_hook_t *hook;
+    unsigned long flags;
+    unsigned int d;
+
+    local_irq_save(flags);
+    d = st->depth;
+    /* R2: frames below the returning one are gone. */
+    while ( d && st->e[d - 1].frame < frame )
+    {
+        d--;
+        atomic_inc(&abandoned);
+    }
+    if ( unlikely(!d || st->e[d - 1].frame != frame) )
+        return_lost(frame, d);
+
+    /* R4: copy, then give the slot up. */
+    e = st->e[d - 1];
+    barrier();
+    st->depth = d - 1;
+
+    hook = ACCESS_ONCE(ret_hook);
+    if ( hook )
+        hook(e.func, e.calltime, d);
+    local_irq_restore(flags);
+
+    return e.ret;
+}
+
+#endif /* ARCH_DYNTRACE_RETURN */
