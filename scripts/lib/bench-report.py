@@ -64,6 +64,7 @@ def main():
         r4 = float(base["xentrace"]["ns_per_call"])
         r5 = float(ours["traced_all"]["ns_per_call"])
         r3b = float(ours["domfiltered"]["ns_per_call"]) if "domfiltered" in ours else None
+        r3c = float(ours["graph"]["ns_per_call"]) if "graph" in ours else None
         # Records per call: over every call made while recording (the
         # runs before three-measurement rows counted them against one).
         hits3 = (int(ours["traced_records"]["written"]) /
@@ -92,6 +93,13 @@ def main():
             print(f"| 3b | row 3 with dom0 filtered out (set_domain_filter !d0: "
                   f"{nfun3b} calls per call, none recorded) | {r3b:.1f} | {r3b - r1:+.1f} | "
                   f"{(r3b - r2) / nfun3b:.1f} per filtered call | |")
+        if r3c is not None:
+            # Two records (entry, return) per hooked call.
+            calls3c = (int(ours["graph_records"]["written"]) / 2 /
+                       int(ours["graph_records"]["calls"]))
+            print(f"| 3c | function_graph on row 3's functions ({calls3c:.2f} calls hooked "
+                  f"per call, an entry and a return record each) | {r3c:.1f} | {r3c - r1:+.1f} | "
+                  f"{(r3c - r2) / calls3c:.1f} per call (entry + return) | {ratio(r3c - r1)} |")
         print(f"| 4 | xentrace -e all on the baseline (2 hypercall events per call: "
               f"xen_version and the iret back to user space) | {r4:.1f} | {xt:+.1f} | "
               f"{xt / 2:.1f} | 1.00 |")
@@ -129,6 +137,8 @@ def main():
                    f"record_bytes={RECORD_BYTES}")
         if r3b is not None:
             summary += f" domfiltered_per_call={(r3b - r2) / nfun3b:.1f}"
+        if r3c is not None:
+            summary += f" graph_per_call={(r3c - r2) / calls3c:.1f}"
         if "record_max_rate" in ours:
             rm = ours["record_max_rate"]
             print(f"\nxen-dyntrace record, default poll interval (100 ms) and buffer ({records} "

@@ -4,10 +4,9 @@
  * call and hooks its return (return.c); the return records the duration.
  * The output is ftrace's function_graph layout with a context column:
  *
- *  CPU)  CONTEXT  |  DURATION   |  FUNCTION CALLS
- *   0)      d0v0  |             |  do_xen_version() {
- *   0)      d0v0  |    0.310 us |    xen_extra_version();
- *   0)      d0v0  |    4.120 us |  } (and do_xen_version in a comment)
+ *   1)       d0v0 |                |  do_xen_version() {
+ *   1)       d0v0 |       2.955 us |    xen_extra_version();
+ *   1)       d0v0 | +    16.294 us |  } (and the name in a comment)
  *
  * max_graph_depth limits the nesting hooked; with tracing_thresh set, only
  * returns that took at least that long are recorded.
@@ -129,8 +128,8 @@ static void cf_check graph_header(struct dyntrace_text *t, unsigned long max,
         "# entries-in-buffer/entries-written: %"PRIu64"/%"PRIu64"   #P:%u\n"
         "# returns not hooked (stack full): %u, abandoned stacks: %u\n"
         "#\n"
-        "# CPU    CONTEXT  |   DURATION   |  FUNCTION CALLS\n"
-        "# |        |      |    |   |     |   |   |   |   |\n",
+        "#CPU    CONTEXT |   DURATION      |  FUNCTION CALLS\n"
+        "# |        |    |    |   |        |   |   |   |   |\n",
         name, entries, written, nr_present, overflow, abandoned);
 }
 
@@ -169,8 +168,8 @@ static void print_prefix(struct dyntrace_text *t, unsigned long max,
                              (unsigned long)(ns / 1000),
                              (unsigned long)(ns % 1000));
     else
-        dyntrace_text_printf(t, max, "%3u) %10s |               |",
-                             r->cpu, ctx);
+        dyntrace_text_printf(t, max, "%3u) %10s | %15s |",
+                             r->cpu, ctx, "");
 }
 
 /*
