@@ -23,7 +23,7 @@
 #include "unit.h"
 
 #define NF     64               /* functions of the fake image */
-#define NR_TRACING_FILES 15     /* the files of /tracing */
+#define NR_TRACING_FILES 17     /* the files of /tracing */
 #define NCPUS  4
 
 static unsigned long want[BITS_TO_LONGS(IMG_MAX_FUNCS)];
@@ -549,19 +549,25 @@ static int boot_outcome(unsigned int k)
             "set_function_filter", "set_function_notrace",
             "set_domain_filter", "tracing_cpumask", "tracing_on",
             "trace", "trace_pipe", "buffer_size_kb", "buffer_total_size_kb",
-            "enabled_functions", "error_log",
+            "enabled_functions", "max_graph_depth", "tracing_thresh",
+            "error_log",
         };
+        /* The UINT files, and whether their boot value is non-zero. */
+        bool is_uint = strstr(leaves[i], "_kb") ||
+                       !strcmp(leaves[i], "max_graph_depth") ||
+                       !strcmp(leaves[i], "tracing_thresh");
         char *s;
 
-        if ( strstr(leaves[i], "_kb") )
+        if ( is_uint )
         {
             uint32_t kb = 0;
             char path[64];
             unsigned int len;
 
+            /* Buffer sizes are never 0; the graph settings are 0 at boot. */
             snprintf(path, sizeof(path), "/tracing/%s", leaves[i]);
             good &= hyp_read(path, &kb, sizeof(kb), &len) == 0 &&
-                    len == sizeof(kb) && kb;
+                    len == sizeof(kb) && (kb != 0) == !!strstr(leaves[i], "_kb");
             continue;
         }
         s = tool_read(leaves[i]);
