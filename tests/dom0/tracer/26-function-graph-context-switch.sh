@@ -8,10 +8,10 @@
 reset_tracing
 run xenhypfs write $T/set_function_filter "*schedule* *context_switch* *softirq* vcpu_* do_xen_version xen_extra_version"
 run xenhypfs write $T/current_tracer function_graph
-run xenhypfs write $T/buffer_size_kb 4096
+run xenhypfs write $T/buffer_size_kb 1024
 xenhypfs write $T/tracing_on 1 || fail "on"
-( i=0; while [ $i -lt 150 ]; do cat /sys/hypervisor/version/extra >/dev/null; i=$((i + 1)); done ) &
-( i=0; while [ $i -lt 150 ]; do cat /sys/hypervisor/version/extra >/dev/null; sleep 0.001; i=$((i + 1)); done ) &
+( i=0; while [ $i -lt 60 ]; do cat /sys/hypervisor/version/extra >/dev/null; i=$((i + 1)); done ) &
+( i=0; while [ $i -lt 60 ]; do cat /sys/hypervisor/version/extra >/dev/null; sleep 0.001; i=$((i + 1)); done ) &
 wait
 xenhypfs write $T/tracing_on 0 || fail "off"
 xenhypfs cat $T/trace >/tmp/cs || fail "reading the trace"
