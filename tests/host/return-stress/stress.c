@@ -48,7 +48,7 @@ static unsigned long next_token = 0x1000, next_time;
 static jmp_buf abandon_to;
 
 static unsigned long calls, hooked, returns, tails, abandons, nmis,
-    anomalies;
+    anomalies, claims, claimed_told;
 
 /* The hook's log: the functions it was told about, in order. */
 static unsigned long hook_log[LOG_MAX];
@@ -101,15 +101,36 @@ void dyntrace_return_trampoline(void)
 
 #define TRAMPOLINE ((unsigned long)dyntrace_return_trampoline)
 
+/* The cookie a claim of func's entry gives (R6). */
+#define COOKIE(func) ((uint32_t)(func) ^ 0x5a5a5a5au)
+
+/* The last function the first owner's hook was told, for the second's. */
+static unsigned long last_told;
+
 static void cf_check hook(unsigned long func, uint64_t calltime,
-                          unsigned int depth)
+                          unsigned int depth, uint32_t cookie)
 {
     if ( depth < 1 || depth > DT_RET_DEPTH || calltime >= next_time )
         anomaly("hook: %#lx at depth %u, called at %" PRIu64, func, depth,
                 calltime);
+    if ( cookie && cookie != COOKIE(func) )
+        anomaly("hook: %#lx with another's cookie %#x", func, cookie);
     if ( hook_n < LOG_MAX )
         hook_log[hook_n] = func;
     hook_n++;
+    last_told = func;
+}
+
+/* The second owner's hook: right after the first's, for the same entry. */
+static void cf_check claim_hook(unsigned long func, uint64_t calltime,
+                                unsigned int depth, uint32_t cookie)
+{
+    claimed_told++;
+    if ( depth < 1 || depth > DT_RET_DEPTH || calltime >= next_time )
+        anomaly("claim hook: %#lx at depth %u", func, depth);
+    if ( func != last_told || cookie != COOKIE(func) )
+        anomaly("claimed return of %#lx (cookie %#x) told after %#lx", func,
+                cookie, last_told);
 }
 
 static void run_calls(struct sim_stack *s, unsigned int nest, bool may_abandon);
@@ -177,11 +198,24 @@ static void sim_function(struct sim_stack *s, unsigned long *slot,
     unsigned long to;
 
     calls++;
-    depth = dt_ret_push(slot, func, next_time++, 0);
+    /* R6: nothing to claim before this call pushed (a new CALL's slot). */
+    if ( dt_ret_claim(slot, func, DT_RET_PROFILE, COOKIE(func)) )
+        anomaly("function %#lx claimed an entry it did not push", func);
+    depth = dt_ret_push(slot, func, next_time++, 0, DT_RET_GRAPH, 0);
     if ( depth )
     {
         hooked++;
         chain[nchain++] = func;
+        /* R6: a second owner claims it, once. */
+        if ( !rnd(3) )
+        {
+            if ( !dt_ret_claim(slot, func, DT_RET_PROFILE, COOKIE(func)) )
+                anomaly("function %#lx: its own entry not claimed", func);
+            else if ( dt_ret_claim(slot, func, DT_RET_PROFILE, 0) )
+                anomaly("function %#lx: claimed twice", func);
+            else
+                claims++;
+        }
     }
 
     /* The body: calls of its own below its frame. */
@@ -248,7 +282,8 @@ int main(int argc, char **argv)
     unsigned long r;
 
     rng_state = seed * 0x9e3779b97f4a7c15UL + 1;
-    dt_ret_set_hook(hook);
+    dt_ret_set_hook(DT_RET_GRAPH, hook);
+    dt_ret_set_hook(DT_RET_PROFILE, claim_hook);
     for ( r = 0; r < rounds; r++ )
     {
         nmi_above = r & 1;
@@ -266,7 +301,14 @@ int main(int argc, char **argv)
     dt_ret_counts(&overflow, &abandoned);
     printf("stress return-host: rounds=%lu calls=%lu hooked=%lu returns=%lu "
            "tails=%lu abandons=%lu nmis=%lu overflows=%u abandoned=%u "
-           "anomalies=%lu\n", rounds, calls, hooked, returns, tails, abandons,
-           nmis, overflow, abandoned, anomalies);
+           "claims=%lu claims_told=%lu anomalies=%lu\n", rounds, calls, hooked,
+           returns, tails, abandons, nmis, overflow, abandoned, claims,
+           claimed_told, anomalies);
+    /* Claimed entries of abandoned frames are never told: fewer, not 0. */
+    if ( !claims || !claimed_told || claimed_told > claims )
+    {
+        printf("claims: %lu made, %lu told\n", claims, claimed_told);
+        anomalies++;
+    }
     return anomalies ? 1 : 0;
 }

@@ -9,7 +9,9 @@
  *   1)       d0v0 | +    16.294 us |  } (and the name in a comment)
  *
  * max_graph_depth limits the nesting hooked; with tracing_thresh set, only
- * returns that took at least that long are recorded.
+ * returns that took at least that long are recorded; with set_graph_function
+ * set, only the calls of its functions and the calls under way inside them
+ * (their entries on the return stack carry DT_RET_TREE).
  */
 
 #include <xen/dyntrace.h>
@@ -19,6 +21,7 @@
 #include <xen/time.h>
 
 #include "output.h"
+#include "patch.h"
 #include "return.h"
 #include "ring.h"
 #include "scope.h"
@@ -76,12 +79,22 @@ static void cf_check graph_entry(unsigned long ip, unsigned long parent_ip,
                                  unsigned long *ret, bool irqs_off)
 {
     unsigned int depth, flags = irqs_off ? DT_FLAG_IRQS_OFF : 0;
+    unsigned int owners = DT_RET_GRAPH;
     uint64_t now;
 
     if ( !ret || !ACCESS_ONCE(dt_recording) )
         return;
+    /* set_graph_function: a root, or a call inside a root's tree. */
+    if ( unlikely(!dt_state_graph_all()) )
+    {
+        if ( !dt_state_graph_root(ip) &&
+             !(dt_ret_enclosing(ret) & DT_RET_TREE) )
+            return;
+        owners |= DT_RET_TREE;
+    }
     now = graph_stamp(&flags);
-    depth = dt_ret_push(ret, ip, now, ACCESS_ONCE(dt_graph_max_depth));
+    depth = dt_ret_push(ret, ip, now, ACCESS_ONCE(dt_graph_max_depth),
+                        owners, 0);
     /* Not hooked: no entry either, the output nests only what returns. */
     if ( !depth || ACCESS_ONCE(dt_tracing_thresh) )
         return;
@@ -94,7 +107,7 @@ static void cf_check graph_entry(unsigned long ip, unsigned long parent_ip,
  * popped with no record.
  */
 static void cf_check graph_return(unsigned long func, uint64_t calltime,
-                         unsigned int depth)
+                                  unsigned int depth, uint32_t cookie)
 {
     unsigned int flags = DT_FLAG_GRAPH_RET;
     uint32_t thresh = ACCESS_ONCE(dt_tracing_thresh);
@@ -251,7 +264,7 @@ static int __init cf_check graph_tracer_init(void)
     BUILD_BUG_ON(DT_RET_DEPTH != DT_GRAPH_DEPTH_MAX);
     BUILD_BUG_ON(DT_GRAPH_DEPTH_MAX > UINT8_MAX);
 
-    dt_ret_set_hook(graph_return);
+    dt_ret_set_hook(DT_RET_GRAPH, graph_return);
     dyntrace_register_tracer(&graph_tracer);
 
     return 0;

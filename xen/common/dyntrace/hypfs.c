@@ -261,7 +261,8 @@ static int set_write(enum dt_set which, struct hypfs_entry_leaf *leaf,
     struct dt_scope *scope = NULL;
     const char *bad = NULL;
     bool edit;
-    int rc = may_patch();
+    /* set_graph_function rewrites no text. */
+    int rc = which == DT_GRAPH ? 0 : may_patch();
 
     if ( rc )
         return rc;
@@ -331,6 +332,13 @@ static int cf_check notrace_write(struct hypfs_entry_leaf *leaf,
                                   unsigned int ulen)
 {
     return set_write(DT_NOTRACE, leaf, uaddr, ulen);
+}
+
+static int cf_check graph_write(struct hypfs_entry_leaf *leaf,
+                                XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                unsigned int ulen)
+{
+    return set_write(DT_GRAPH, leaf, uaddr, ulen);
 }
 
 /*
@@ -413,6 +421,39 @@ static int cf_check tracing_on_write(struct hypfs_entry_leaf *leaf,
     }
 
     return dt_state_set_on(val);
+}
+
+/*
+ * function_profile_enabled: the profiler on (counting afresh, if it was
+ * off) or off (what it counted stays readable).  It traces the filter's
+ * functions whatever the tracer: it patches.
+ */
+static int cf_check profile_write(struct hypfs_entry_leaf *leaf,
+                                  XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                  unsigned int ulen)
+{
+    uint8_t val;
+    int rc = may_patch();
+
+    if ( rc )
+        return rc;
+    if ( ulen != sizeof(val) )
+        return -EDOM;
+    if ( copy_from_guest(&val, uaddr, 1) )
+        return -EFAULT;
+    if ( val > 1 )
+    {
+        snprintf(bad_word, sizeof(bad_word), "%u", val);
+        return -EINVAL;
+    }
+    rc = dt_request(&(struct dt_change){
+        .profile = val ? DT_PROFILE_ON : DT_PROFILE_OFF });
+    if ( rc == -ENODATA )
+        set_bad_word("(set_function_filter is empty)");
+    else if ( rc == -EOPNOTSUPP )
+        set_bad_word("(no profiler in this build)");
+
+    return rc;
 }
 
 /* buffer_size_kb: KiB per CPU, a 32-bit unsigned value as HypFS writes it. */
@@ -720,6 +761,14 @@ static int __init cf_check tracing_on_init(struct hypfs_entry_leaf *leaf)
     return 0;
 }
 
+static int __init cf_check profile_init(struct hypfs_entry_leaf *leaf)
+{
+    leaf->u.content = dt_state_profiling();
+    leaf->e.size = sizeof(bool);
+
+    return 0;
+}
+
 static int __init cf_check bufsize_init(struct hypfs_entry_leaf *leaf)
 {
     leaf->u.content = dt_rings_kb();
@@ -795,6 +844,12 @@ static const struct dt_file dt_files[] = {
     { .name = "tracing_thresh", .type = XEN_HYPFS_TYPE_UINT,
       .max_write = sizeof(uint32_t), .init = thresh_init,
       .write = thresh_write },
+    { .name = "set_graph_function", .type = XEN_HYPFS_TYPE_STRING,
+      .max_write = SET_MAX_WRITE, .fits_names = true,
+      .build = dt_state_graph_text, .write = graph_write },
+    { .name = "function_profile_enabled", .type = XEN_HYPFS_TYPE_BOOL,
+      .max_write = sizeof(bool), .init = profile_init,
+      .write = profile_write },
     { .name = "error_log", .type = XEN_HYPFS_TYPE_STRING,
       .max_write = TRACE_MAX_WRITE, .build = errlog_build,
       .write = errlog_write },
@@ -862,13 +917,61 @@ static const struct dt_file dt_cpu_files[] = {
       .cpu_build = stats_build },
 };
 
+/*
+ * ---- trace_stat/ ----
+ *
+ * The profiler's statistics: function<N> for every CPU Xen can have
+ * (nr_cpu_ids; a CPU that never ran the profiler shows no function), and
+ * domains, every CPU's by domain.
+ */
+static int cf_check stat_cpu_build(struct dyntrace_text *t, unsigned int cpu)
+{
+    const struct dt_profiler *p = dt_profiler();
+
+    return p ? p->print_cpu(t, cpu) : -EOPNOTSUPP;
+}
+
+static int cf_check stat_domains_build(struct dyntrace_text *t)
+{
+    const struct dt_profiler *p = dt_profiler();
+
+    return p ? p->print_domains(t) : -EOPNOTSUPP;
+}
+
+static const struct dt_file dt_stat_files[] = {
+    { .name = "domains", .type = XEN_HYPFS_TYPE_STRING,
+      .build = stat_domains_build },
+};
+/* The row of every trace_stat/function<N> leaf. */
+static const struct dt_file dt_stat_function = {
+    .name = "function", .type = XEN_HYPFS_TYPE_STRING,
+    .cpu_build = stat_cpu_build,
+};
+/* "function" and a CPU number. */
+#define STAT_NAME_MAX 20
+
 #define NR_FILES ARRAY_SIZE(dt_files)
 #define NR_CPU_FILES ARRAY_SIZE(dt_cpu_files)
+#define NR_STAT_FILES ARRAY_SIZE(dt_stat_files)
 
 static struct hypfs_entry_leaf leaves[NR_FILES];
 static struct hypfs_funcs leaf_funcs[NR_FILES];
 static struct hypfs_entry_leaf cpu_leaves[NR_CPU_FILES];
 static struct hypfs_funcs cpu_leaf_funcs[NR_CPU_FILES];
+static struct hypfs_entry_leaf stat_leaves[NR_STAT_FILES];
+static struct hypfs_funcs stat_leaf_funcs[NR_STAT_FILES];
+/* trace_stat/function<N>: nr_cpu_ids of them, sharing their funcs. */
+static struct hypfs_entry_leaf *function_leaves;
+static struct hypfs_funcs function_leaf_funcs;
+
+static bool is_function_leaf(const struct hypfs_entry *e)
+{
+    const struct hypfs_entry_leaf *l =
+        container_of(e, const struct hypfs_entry_leaf, e);
+
+    return function_leaves && l >= function_leaves &&
+           l < function_leaves + nr_cpu_ids;
+}
 
 static bool is_cpu_leaf(const struct hypfs_entry *e)
 {
@@ -885,6 +988,10 @@ static const struct dt_file *file_of(const struct hypfs_entry *e)
 
     if ( is_cpu_leaf(e) )
         return &dt_cpu_files[l - cpu_leaves];
+    if ( is_function_leaf(e) )
+        return &dt_stat_function;
+    if ( l >= stat_leaves && l < stat_leaves + NR_STAT_FILES )
+        return &dt_stat_files[l - stat_leaves];
 
     ASSERT(l >= leaves && l < leaves + NR_FILES);
 
@@ -1100,9 +1207,16 @@ static struct snap *op_snap(const struct hypfs_entry *e)
     return is_cpu_leaf(e) ? &((struct cpu_dyn *)d)->snap : d;
 }
 
-/* The CPU whose buffer leaf e shows, or -1 for /tracing's own. */
+/*
+ * The CPU whose buffer (or profile) leaf e shows, or -1 for /tracing's
+ * own.
+ */
 static int op_cpu(const struct hypfs_entry *e)
 {
+    if ( is_function_leaf(e) )
+        return container_of(e, const struct hypfs_entry_leaf, e) -
+               function_leaves;
+
     return is_cpu_leaf(e) ? (int)((struct cpu_dyn *)hypfs_get_dyndata())->id.id
                           : -1;
 }
@@ -1272,6 +1386,7 @@ static const struct hypfs_funcs cpus_funcs = {
 static HYPFS_DIR_INIT_FUNC(per_cpu_dir, "per_cpu", &cpus_funcs);
 
 static HYPFS_DIR_INIT_FUNC(tracing_dir, "tracing", &dir_funcs);
+static HYPFS_DIR_INIT_FUNC(trace_stat_dir, "trace_stat", &dir_funcs);
 
 /* A leaf and its hypfs_funcs, from its row of dt_files[]/dt_cpu_files[]. */
 static int __init leaf_init(const struct dt_file *f, struct hypfs_entry_leaf *l,
@@ -1333,9 +1448,38 @@ static int __init cf_check dyntrace_hypfs_init(void)
             return rc;
     }
 
+    for ( i = 0; i < NR_STAT_FILES; i++ )
+    {
+        rc = leaf_init(&dt_stat_files[i], &stat_leaves[i],
+                       &stat_leaf_funcs[i]);
+        if ( rc )
+            return rc;
+    }
+    function_leaves = xzalloc_array(struct hypfs_entry_leaf, nr_cpu_ids);
+    if ( !function_leaves )
+        return -ENOMEM;
+    for ( i = 0; i < nr_cpu_ids; i++ )
+    {
+        char *name = xmalloc_array(char, STAT_NAME_MAX);
+
+        if ( !name )
+            return -ENOMEM;
+        snprintf(name, STAT_NAME_MAX, "function%u", i);
+        rc = leaf_init(&dt_stat_function, &function_leaves[i],
+                       &function_leaf_funcs);
+        if ( rc )
+            return rc;
+        function_leaves[i].e.name = name;
+    }
+
     hypfs_add_dir(&hypfs_root, &tracing_dir, true);
     for ( i = 0; i < NR_FILES; i++ )
         hypfs_add_leaf(&tracing_dir, &leaves[i], true);
+    hypfs_add_dir(&tracing_dir, &trace_stat_dir, true);
+    for ( i = 0; i < NR_STAT_FILES; i++ )
+        hypfs_add_leaf(&trace_stat_dir, &stat_leaves[i], true);
+    for ( i = 0; i < nr_cpu_ids; i++ )
+        hypfs_add_leaf(&trace_stat_dir, &function_leaves[i], true);
     hypfs_add_dir(&tracing_dir, &per_cpu_dir, true);
     hypfs_add_dyndir(&per_cpu_dir, &cpu_template);
     for ( i = 0; i < NR_CPU_FILES; i++ )

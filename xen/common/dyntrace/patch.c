@@ -62,6 +62,9 @@ static struct {
 static unsigned int scope_ver;
 static bool op_pending;
 static unsigned int trace_gen;
+/* function_profile_enabled, committed; and set_graph_function's weight. */
+static bool profiling;
+static unsigned int graph_nr;
 
 /* The one pending operation (op_pending). */
 static struct {
@@ -70,6 +73,8 @@ static struct {
     unsigned long *map;         /* that set after it (NULL: unchanged) */
     char *text;
     struct dt_scope *scope;     /* the scope after it (NULL: unchanged) */
+    bool profile;               /* function_profile_enabled after it */
+    bool restart;               /* the profiler starts afresh */
     unsigned long *want;        /* patched sites after the operation */
     unsigned long *orig;        /* patched sites before it */
     bool switching;             /* tracer changes: clear the buffers */
@@ -153,6 +158,37 @@ int dt_state_notrace_text(struct dyntrace_text *t)
     return set_text(DT_NOTRACE, t);
 }
 
+int dt_state_graph_text(struct dyntrace_text *t)
+{
+    return set_text(DT_GRAPH, t);
+}
+
+bool dt_state_graph_all(void)
+{
+    return !ACCESS_ONCE(graph_nr);
+}
+
+bool dt_state_graph_root(unsigned long ip)
+{
+    const unsigned long *table = dt_sites_table();
+    unsigned int lo = 0, hi = dt_sites_nr();
+
+    /* The sites are sorted by address. */
+    while ( lo < hi )
+    {
+        unsigned int mid = lo + (hi - lo) / 2;
+
+        if ( table[mid] == ip )
+            return test_bit(mid, sets[DT_GRAPH].map);
+        if ( table[mid] < ip )
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+
+    return false;
+}
+
 unsigned int dt_state_set_copy(enum dt_set which, unsigned long *map)
 {
     unsigned int ver;
@@ -173,6 +209,8 @@ static void commit_set(enum dt_set which, unsigned long *map, char **text)
     bitmap_copy(sets[which].map, map, dt_sites_nr());
     SWAP(sets[which].text, *text);
     sets[which].ver++;
+    if ( which == DT_GRAPH )
+        write_atomic(&graph_nr, bitmap_weight(map, dt_sites_nr()));
 }
 
 unsigned int dt_state_scope_copy(struct dt_scope *s)
@@ -190,6 +228,11 @@ unsigned int dt_state_scope_copy(struct dt_scope *s)
 const bool *dt_state_on(void)
 {
     return &dt_recording;
+}
+
+const bool *dt_state_profiling(void)
+{
+    return &profiling;
 }
 
 unsigned int dt_state_gen(void)
@@ -329,6 +372,7 @@ static int cf_check apply_quiesced(void *unused)
         /* The site did not hold what its state says: stop tracing. */
         report_bad_site(i, test_bit(i, patched), rc);
         dt_tracer_set_active(NULL);
+        dt_profiler_set_active(false);
         req.stopped = true;
 
         /* All or nothing: put back what was changed. */
@@ -353,8 +397,13 @@ static int cf_check apply_quiesced(void *unused)
     }
     else
     {
-        dt_tracer_set_active(bitmap_empty(patched, nr) ? NULL
-                                                       : req.tracer->func);
+        bool any = !bitmap_empty(patched, nr);
+
+        /* Nothing counted before the restart survives it. */
+        if ( req.restart )
+            dt_profiler()->restart();
+        dt_tracer_set_active(any ? req.tracer->func : NULL);
+        dt_profiler_set_active(any && req.profile);
         if ( req.scope )
             dt_scope_install(req.scope);
         if ( req.switching )
@@ -390,7 +439,7 @@ static long cf_check patch_continuation(void *unused)
 {
     unsigned int nr = dt_sites_nr();
     bool change = !bitmap_equal(req.want, dt_sites_traced(), nr) ||
-                  req.switching || req.scope;
+                  req.switching || req.scope || req.profile != profiling;
     int rc = 0;
 
     /* CPU 0's idle vCPU, IRQs on: what livepatch_run_quiesced() needs. */
@@ -441,6 +490,7 @@ static long cf_check patch_continuation(void *unused)
             commit_set(req.which, req.map, &req.text);
         if ( req.scope )
             scope_ver++;
+        profiling = req.profile;
     }
     /*
      * req belongs to the pending operation: free it before the next writer
@@ -463,11 +513,23 @@ int dt_request(struct dt_change *c)
     unsigned long *orig = xzalloc_array(unsigned long, BITS_TO_LONGS(nr));
     const unsigned long *filter, *excluded;
     const struct dt_scope *scope;
+    const struct dt_profiler *prof = dt_profiler();
     struct tracer *t;
+    bool profile;
     int rc = -ENOMEM;
 
     if ( !want || !orig )
         goto out;
+    /* The profiler's tables, before it can run (they are kept). */
+    if ( c->profile == DT_PROFILE_ON )
+    {
+        rc = -EOPNOTSUPP;
+        if ( !prof )
+            goto out;
+        rc = prof->prepare();
+        if ( rc )
+            goto out;
+    }
 
     /*
      * Check and claim under one lock: the state the operation is computed
@@ -487,24 +549,30 @@ int dt_request(struct dt_change *c)
     excluded = c->map && c->which == DT_NOTRACE ? c->map
                                                 : sets[DT_NOTRACE].map;
     scope = c->scope ?: &dt_scope;
-    /* The functions traced: the filter minus notrace, and the triggers'. */
-    if ( t->uses_filter )
+    profile = c->profile == DT_PROFILE_KEEP ? profiling
+                                            : c->profile == DT_PROFILE_ON;
+    /*
+     * The functions traced: the filter minus notrace, and the triggers',
+     * for a tracer that uses the filter or for the profiler.
+     */
+    if ( t->uses_filter || profile )
     {
         bitmap_andnot(want, filter, excluded, nr);
         dt_scope_trigger_sites(scope, want);
     }
     /* Tracing all functions does not exist yet: a filter is required. */
     rc = -ENODATA;
-    if ( !c->map && !c->scope && t->uses_filter && bitmap_empty(want, nr) )
+    if ( !c->map && !c->scope && (t->uses_filter || profile) &&
+         bitmap_empty(want, nr) )
         goto unlock;
-    if ( !t->func )
+    if ( !t->func && !profile )
         bitmap_zero(want, nr);
     /*
      * Nothing to patch (e.g. the filter under nop), and no callback that
      * could read the scope: commit now.
      */
     if ( t == cur_tracer && bitmap_equal(want, dt_sites_traced(), nr) &&
-         (!c->scope || bitmap_empty(want, nr)) )
+         (!c->scope || bitmap_empty(want, nr)) && profile == profiling )
     {
         if ( c->map )
             commit_set(c->which, c->map, &c->text);
@@ -523,6 +591,8 @@ int dt_request(struct dt_change *c)
     req.map = c->map;
     req.text = c->text;
     req.scope = c->scope;
+    req.profile = profile;
+    req.restart = profile && !profiling;
     req.want = want;
     req.orig = orig;
     req.tries = 0;

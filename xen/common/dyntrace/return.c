@@ -29,8 +29,16 @@
  *     in NMI/MCE context (their own stacks, whose order against the
  *     interrupted stack R1 cannot know) nothing is dropped at a push.
  *
+ * R6  An entry may have several owners (function_graph, the profiler): the
+ *     first callback of a call pushes it, a later one of the same call
+ *     claims it (dt_ret_claim()) instead of pushing a second entry, and at
+ *     the return each owner's hook runs once.  A claim takes only the top
+ *     entry, and only if it is of the same frame and function: a tail
+ *     call's callee, of its caller's frame but another function, pushes.
+ *
  * The stacks are per CPU and live for good: a return still pending when
- * the tracer stops or changes is popped all the same, with no record.
+ * its owner stops or changes is popped all the same, and its hook decides
+ * whether it still counts.
  */
 
 #include <xen/dyntrace.h>
@@ -42,12 +50,16 @@
 
 #include "return.h"
 
-static dt_ret_hook_t *ret_hook;
+static dt_ret_hook_t *ret_hooks[DT_RET_NR_HOOKS];
 static atomic_t overflows, abandoned;
 
-void __init dt_ret_set_hook(dt_ret_hook_t *hook)
+void __init dt_ret_set_hook(unsigned int owner, dt_ret_hook_t *hook)
 {
-    ret_hook = hook;
+    unsigned int i;
+
+    for ( i = 0; i < DT_RET_NR_HOOKS; i++ )
+        if ( owner & (1u << i) )
+            ret_hooks[i] = hook;
 }
 
 void dt_ret_counts(unsigned int *overflow, unsigned int *abandon)
@@ -63,6 +75,8 @@ struct ret_entry {
     unsigned long ret;          /* the original return address */
     unsigned long func;         /* the traced function's site */
     uint64_t calltime;
+    uint32_t cookie;            /* the profiler's (profile.c) */
+    unsigned int owners;        /* DT_RET_*: whose hooks run (R6) */
 };
 
 struct ret_stack {
@@ -72,26 +86,40 @@ struct ret_stack {
 
 static DEFINE_PER_CPU(struct ret_stack, ret_stacks);
 
-unsigned int dt_ret_push(unsigned long *ret, unsigned long func,
-                         uint64_t calltime, unsigned int max_depth)
+/*
+ * R2: the depth once the entries of frames gone are dropped, for a new
+ * frame whose return address waits at ret; R4: none in NMI/MCE context;
+ * R5: a tail call keeps its caller.
+ */
+static unsigned int live_depth(struct ret_stack *st, const unsigned long *ret)
 {
-    struct ret_stack *st = &this_cpu(ret_stacks);
     unsigned long frame = (unsigned long)ret;
     unsigned int d = st->depth;
+
+    if ( arch_dyntrace_in_nmi() )
+        return d;
+    while ( d && (st->e[d - 1].frame < frame ||
+                  (st->e[d - 1].frame == frame &&
+                   *ret != (unsigned long)dyntrace_return_trampoline)) )
+    {
+        d--;
+        atomic_inc(&abandoned);
+    }
+
+    return d;
+}
+
+unsigned int dt_ret_push(unsigned long *ret, unsigned long func,
+                         uint64_t calltime, unsigned int max_depth,
+                         unsigned int owners, uint32_t cookie)
+{
+    struct ret_stack *st = &this_cpu(ret_stacks);
+    unsigned int d;
     struct ret_entry *e;
 
     ASSERT(!local_irq_is_enabled());
 
-    /* R2, not in NMI/MCE context (R4); R5: a tail call keeps its caller. */
-    if ( !arch_dyntrace_in_nmi() )
-        while ( d && (st->e[d - 1].frame < frame ||
-                      (st->e[d - 1].frame == frame &&
-                       *ret != (unsigned long)dyntrace_return_trampoline)) )
-        {
-            d--;
-            atomic_inc(&abandoned);
-        }
-
+    d = live_depth(st, ret);
     if ( (max_depth && d >= max_depth) || d == DT_RET_DEPTH )
     {
         if ( d == DT_RET_DEPTH )
@@ -104,13 +132,51 @@ unsigned int dt_ret_push(unsigned long *ret, unsigned long func,
     st->depth = d + 1;
     barrier();
     e = &st->e[d];
-    e->frame = frame;
+    e->frame = (unsigned long)ret;
     e->ret = *ret;
     e->func = func;
     e->calltime = calltime;
+    e->cookie = cookie;
+    e->owners = owners;
     *ret = (unsigned long)dyntrace_return_trampoline;
 
     return d + 1;
+}
+
+bool dt_ret_claim(const unsigned long *ret, unsigned long func,
+                  unsigned int owner, uint32_t cookie)
+{
+    struct ret_stack *st = &this_cpu(ret_stacks);
+    unsigned int d = st->depth;
+    struct ret_entry *e;
+
+    ASSERT(!local_irq_is_enabled());
+
+    /* R6: the top entry, pushed by this very call. */
+    if ( !d )
+        return false;
+    e = &st->e[d - 1];
+    if ( e->frame != (unsigned long)ret || e->func != func ||
+         (e->owners & owner) ||
+         *ret != (unsigned long)dyntrace_return_trampoline )
+        return false;
+    e->cookie = cookie;
+    e->owners |= owner;
+
+    return true;
+}
+
+unsigned int dt_ret_enclosing(const unsigned long *ret)
+{
+    struct ret_stack *st = &this_cpu(ret_stacks);
+    unsigned int d;
+
+    ASSERT(!local_irq_is_enabled());
+
+    d = live_depth(st, ret);
+    st->depth = d;
+
+    return d ? st->e[d - 1].owners : 0;
 }
 
 /* R3 broken: nowhere to return to. */
@@ -127,7 +193,7 @@ unsigned long dyntrace_return(unsigned long frame)
     struct ret_entry e;
     dt_ret_hook_t *hook;
     unsigned long flags;
-    unsigned int d;
+    unsigned int d, i;
 
     local_irq_save(flags);
     d = st->depth;
@@ -145,9 +211,13 @@ unsigned long dyntrace_return(unsigned long frame)
     barrier();
     st->depth = d - 1;
 
-    hook = ACCESS_ONCE(ret_hook);
-    if ( hook )
-        hook(e.func, e.calltime, d);
+    /* R6: each owner's hook once. */
+    for ( i = 0; i < DT_RET_NR_HOOKS; i++ )
+    {
+        hook = ACCESS_ONCE(ret_hooks[i]);
+        if ( (e.owners & (1u << i)) && hook )
+            hook(e.func, e.calltime, d, e.cookie);
+    }
     local_irq_restore(flags);
 
     return e.ret;

@@ -27,8 +27,12 @@ static char tracers_text[MAX_TRACERS * TRACER_NAME_ROOM];
 uint32_t dt_graph_max_depth;
 uint32_t dt_tracing_thresh;
 
-/* The callback the dispatcher runs; changed only in the rendezvous. */
-static dyntrace_func_t *active_func;
+/*
+ * The callbacks the dispatcher runs: the tracer's and the profiler's;
+ * changed only in the rendezvous.
+ */
+static dyntrace_func_t *active_func, *active_prof;
+static const struct dt_profiler *profiler;
 
 void __init dyntrace_register_tracer(struct tracer *t)
 {
@@ -81,20 +85,42 @@ bool dt_tracer_is_active(void)
     return ACCESS_ONCE(active_func);
 }
 
+void __init dt_register_profiler(const struct dt_profiler *p)
+{
+    profiler = p;
+}
+
+const struct dt_profiler *dt_profiler(void)
+{
+    return profiler;
+}
+
+void dt_profiler_set_active(bool on)
+{
+    write_atomic(&active_prof, on && profiler ? profiler->func : NULL);
+}
+
+bool dt_profiler_is_active(void)
+{
+    return ACCESS_ONCE(active_prof);
+}
+
 /*
  * Called by the trampoline from every traced function: read the active
- * callback once; if the scope lets the call through (before any other
- * work: a call filtered out is cheap), run the callback, then the
- * function's triggers, with IRQs off.
+ * callbacks once; if the scope lets the call through (before any other
+ * work: a call filtered out is cheap), run the tracer's callback, then the
+ * profiler's (which may claim the return the first hooked, R6 of
+ * return.c), then the function's triggers, with IRQs off.
  */
 static always_inline void dispatch(unsigned long ip, unsigned long parent_ip,
                                    unsigned long *ret, bool scoped)
 {
     dyntrace_func_t *fn = ACCESS_ONCE(active_func);
+    dyntrace_func_t *prof = ACCESS_ONCE(active_prof);
     unsigned long flags;
     bool irqs_off;
 
-    if ( !fn )
+    if ( !fn && !prof )
         return;
 #ifndef ARCH_DYNTRACE_SCOPE_IN_ENTRY
     if ( unlikely(ACCESS_ONCE(dt_scope.active)) )
@@ -107,7 +133,10 @@ static always_inline void dispatch(unsigned long ip, unsigned long parent_ip,
 
     irqs_off = !local_irq_is_enabled();
     local_irq_save(flags);
-    fn(ip, parent_ip, ret, irqs_off);
+    if ( fn )
+        fn(ip, parent_ip, ret, irqs_off);
+    if ( unlikely(prof) )
+        prof(ip, parent_ip, ret, irqs_off);
     /* Triggers make the scope active: only a scoped call can have one. */
     if ( scoped && ACCESS_ONCE(dt_scope.nr_triggers) )
         dt_scope_fire_triggers(ip);

@@ -31,4 +31,31 @@ dyntrace_func_t *dt_tracer_active(void);
 /* Is a callback active (false once a bad site stopped tracing)? */
 bool dt_tracer_is_active(void);
 
+/*
+ * The function profiler (profile.c, function_profile_enabled): the
+ * dispatcher's second callback, run after the tracer's on the same traced
+ * functions, and its statistics (trace_stat/).
+ */
+struct dt_profiler {
+    /* The callback, active while profiling. */
+    dyntrace_func_t *func;
+    /* Before the callback becomes active: allocate (may sleep). */
+    int (*prepare)(void);
+    /* Profiling starts: forget what was counted.  In the rendezvous. */
+    void (*restart)(void);
+    /* trace_stat/function<cpu>, trace_stat/domains. */
+    int (*print_cpu)(struct dyntrace_text *t, unsigned int cpu);
+    int (*print_domains)(struct dyntrace_text *t);
+};
+void dt_register_profiler(const struct dt_profiler *p);
+/* The registered profiler, or NULL. */
+const struct dt_profiler *dt_profiler(void);
+/*
+ * Run the profiler's callback or not.  Only inside the livepatch
+ * rendezvous, or to turn tracing off.
+ */
+void dt_profiler_set_active(bool on);
+/* Is the profiler's callback active? */
+bool dt_profiler_is_active(void);
+
 #endif /* DYNTRACE_TRACER_H */

@@ -1,0 +1,583 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xen-dyntrace: the function profiler (function_profile_enabled).  For
+ * each call of a traced function it counts a hit, and, where returns can
+ * be hooked (return.c), the time until the function returns, in a table of
+ * the CPU's own keyed by the function and the domain that was running:
+ * trace_stat/function<N> sums one CPU's table by function (ftrace's
+ * columns), trace_stat/domains every CPU's by domain and function.  The
+ * counts live apart from the ring buffers: nothing is lost when they wrap.
+ *
+ * The rules (docs/design.md, "The profiler"):
+ *
+ * P1  A CPU's table is written only by that CPU, with IRQs off: by the
+ *     profiler's callback and its return hook.  In NMI/MCE context nothing
+ *     is counted (it could interrupt an update of the same slot).
+ * P2  Each slot has a sequence count, odd while its CPU writes the slot;
+ *     a reader copies a slot again until it sees the same even count
+ *     before and after the copy.  Every smp_wmb() of a writer pairs with
+ *     the smp_rmb() of the reader at the same step.
+ * P3  A restart (profiling switched on) only bumps prof_gen, in the
+ *     rendezvous.  A table counts for the generation in its gen; a table
+ *     of an older one is empty to readers, and its CPU wipes it before
+ *     its next count (on its own, so no writer races the wipe).  A reader
+ *     keeps a copy only if the table's gen was the current one before and
+ *     after it.  An offline CPU's table is thus cleared by a restart too.
+ * P4  A return is timed into the slot its entry counted, if the table is
+ *     still of the generation the entry saw (the entry's cookie).
+ * P5  Tables are allocated before profiling can start (prepare(), and
+ *     CPU_UP_PREPARE for a CPU coming online after that) and never freed:
+ *     readers take no lock.  A CPU without one counts nothing.
+ * P6  A table holds PROF_SLOTS (function, domain) pairs; a hit of a pair
+ *     that finds no room within PROF_PROBES slots is counted as missed,
+ *     and the readers show that count.
+ */
+
+#include <xen/cpu.h>
+#include <xen/dyntrace.h>
+#include <xen/init.h>
+#include <xen/lib.h>
+#include <xen/notifier.h>
+#include <xen/sched.h>
+#include <xen/sort.h>
+#include <xen/time.h>
+#include <xen/vmap.h>
+#include <asm/system.h>
+
+#include "output.h"
+#include "return.h"
+#include "tracer.h"
+
+/* Slots per CPU table (a power of 2, at most 65536: the cookie's half). */
+#define PROF_SLOTS  4096
+#define PROF_PROBES 32
+
+struct prof_slot {
+    unsigned long ip;           /* the traced function's site; 0: free */
+    uint32_t seq;               /* P2: odd while written */
+    uint16_t domid;
+    uint64_t hits;
+    uint64_t timed;             /* returns timed (hits whose return hooked) */
+    uint64_t time;              /* ns, entry to return */
+    uint64_t time_sq;           /* ns^2 */
+};
+
+struct prof_table {
+    uint32_t gen;               /* P3: the generation it counts for */
+    uint64_t missed;            /* P6 */
+    struct prof_slot s[PROF_SLOTS];
+};
+
+/*
+ * P5: by CPU, kept when the CPU goes offline; prof_cpus: which exist (a
+ * bit is set once its table is).  Written under the CPU maps: by prepare()
+ * holding them, by the CPU notifier while hotplug holds them.
+ */
+static struct prof_table *tables[NR_CPUS];
+static cpumask_t prof_cpus;
+static bool prepared;
+/* P3. */
+static uint32_t prof_gen = 1;
+/* Are returns timed (set by prepare(), before the callback runs)? */
+static bool timing;
+
+static struct prof_table *table_alloc(void)
+{
+    return vzalloc(sizeof(struct prof_table));
+}
+
+static void slot_begin(struct prof_slot *s)
+{
+    s->seq++;
+    smp_wmb();                  /* P2: pairs with copy_slot()'s first rmb */
+}
+
+static void slot_end(struct prof_slot *s)
+{
+    smp_wmb();                  /* P2: pairs with copy_slot()'s second rmb */
+    s->seq++;
+}
+
+static unsigned int slot_hash(unsigned long ip, domid_t domid)
+{
+    return ((uint32_t)(ip ^ (ip >> 17)) * 0x9e3779b1U + domid) >> 20;
+}
+
+/* The slot of (ip, domid) in t, taken if need be; PROF_SLOTS: no room. */
+static unsigned int slot_find(struct prof_table *t, unsigned long ip,
+                              domid_t domid)
+{
+    unsigned int i, n;
+
+    BUILD_BUG_ON(PROF_SLOTS != 1u << (32 - 20));
+    for ( n = 0, i = slot_hash(ip, domid); n < PROF_PROBES;
+          n++, i = (i + 1) & (PROF_SLOTS - 1) )
+    {
+        struct prof_slot *s = &t->s[i];
+
+        if ( s->ip == ip && s->domid == domid )
+            return i;
+        if ( !s->ip )
+        {
+            slot_begin(s);
+            s->ip = ip;
+            s->domid = domid;
+            slot_end(s);
+            return i;
+        }
+    }
+
+    return PROF_SLOTS;
+}
+
+/* The callback, after the tracer's (tracer.c), IRQs off. */
+static void cf_check profile_call(unsigned long ip, unsigned long parent_ip,
+                                  unsigned long *ret, bool irqs_off)
+{
+    struct prof_table *t;
+    struct prof_slot *s;
+    unsigned int i;
+    uint32_t gen, cookie;
+
+    /* P1. */
+    if ( arch_dyntrace_in_nmi() )
+        return;
+    t = tables[smp_processor_id()];
+    if ( !t )
+        return;
+    gen = ACCESS_ONCE(prof_gen);
+    if ( t->gen != gen )
+    {
+        /* P3: the wipe, by the table's own CPU. */
+        write_atomic(&t->gen, gen);
+        smp_wmb();              /* pairs with copy_table()'s first rmb */
+        memset(t->s, 0, sizeof(t->s));
+        t->missed = 0;
+    }
+    i = slot_find(t, ip, current->domain->domain_id);
+    if ( i == PROF_SLOTS )
+    {
+        t->missed++;
+        return;
+    }
+    s = &t->s[i];
+    slot_begin(s);
+    s->hits++;
+    slot_end(s);
+
+    if ( !timing || !ret )
+        return;
+    /* P4; R6 of return.c: share the entry function_graph pushed. */
+    cookie = (gen << 16) | i;
+    if ( !dt_ret_claim(ret, ip, DT_RET_PROFILE, cookie) )
+        dt_ret_push(ret, ip, NOW(), 0, DT_RET_PROFILE, cookie);
+}
+
+/* A timed return (return.c), IRQs off. */
+static void cf_check profile_return(unsigned long func, uint64_t calltime,
+                                    unsigned int depth, uint32_t cookie)
+{
+    struct prof_table *t = tables[smp_processor_id()];
+    uint32_t gen = ACCESS_ONCE(prof_gen);
+    struct prof_slot *s;
+    uint64_t ns;
+
+    /* P1, P4; and nothing more once profiling stopped. */
+    if ( !t || arch_dyntrace_in_nmi() || !dt_profiler_is_active() ||
+         t->gen != gen || (cookie >> 16) != (gen & 0xffff) )
+        return;
+    s = &t->s[cookie & 0xffff];
+    if ( s->ip != func )
+        return;
+    ns = NOW() - calltime;
+    slot_begin(s);
+    s->timed++;
+    s->time += ns;
+    s->time_sq += ns * ns;
+    slot_end(s);
+}
+
+static int cf_check profile_prepare(void)
+{
+    unsigned int cpu;
+    int rc = 0;
+
+#ifdef ARCH_DYNTRACE_RETURN
+    {
+        const char *why;
+
+        timing = !arch_dyntrace_return_usable(&why);
+    }
+#endif
+    if ( !get_cpu_maps() )
+        return -EBUSY;
+    for_each_online_cpu ( cpu )
+    {
+        if ( tables[cpu] )
+            continue;
+        tables[cpu] = table_alloc();
+        if ( !tables[cpu] )
+        {
+            rc = -ENOMEM;
+            break;
+        }
+        smp_wmb();              /* pairs with profile_print_domains() */
+        cpumask_set_cpu(cpu, &prof_cpus);
+    }
+    if ( !rc )
+        prepared = true;
+    put_cpu_maps();
+
+    return rc;
+}
+
+/* In the rendezvous: P3. */
+static void cf_check profile_restart(void)
+{
+    uint32_t gen = prof_gen + 1;
+
+    /* 0 is a fresh table's: never a live generation. */
+    write_atomic(&prof_gen, gen ?: 1);
+}
+
+static int cf_check cpu_callback(struct notifier_block *nfb,
+                                 unsigned long action, void *hcpu)
+{
+    unsigned int cpu = (unsigned long)hcpu;
+
+    /* P5: a CPU without a table counts nothing; it still comes up. */
+    if ( action == CPU_UP_PREPARE && ACCESS_ONCE(prepared) && !tables[cpu] )
+    {
+        struct prof_table *t = table_alloc();
+
+        if ( t )
+        {
+            tables[cpu] = t;
+            smp_wmb();          /* pairs with profile_print_domains() */
+            cpumask_set_cpu(cpu, &prof_cpus);
+        }
+        else
+            printk(XENLOG_WARNING
+                   "dyntrace: no profile table for CPU%u\n", cpu);
+    }
+
+    return NOTIFY_DONE;
+}
+
+static struct notifier_block cpu_nfb = {
+    .notifier_call = cpu_callback,
+};
+
+/* ---- the statistics ---- */
+
+/* One (function, domain) pair as read. */
+struct prof_row {
+    unsigned long ip;
+    domid_t domid;
+    uint64_t hits, timed, time, time_sq;
+};
+
+/* P2: a consistent copy of one slot. */
+static void copy_slot(struct prof_row *r, const struct prof_slot *s)
+{
+    uint32_t seq;
+
+    do {
+        seq = ACCESS_ONCE(s->seq);
+        smp_rmb();
+        r->ip = s->ip;
+        r->domid = s->domid;
+        r->hits = s->hits;
+        r->timed = s->timed;
+        r->time = s->time;
+        r->time_sq = s->time_sq;
+        smp_rmb();
+    } while ( (seq & 1) || seq != ACCESS_ONCE(s->seq) );
+}
+
+/*
+ * P3: append cpu's pairs to rows (room for PROF_SLOTS more); returns how
+ * many, 0 for a table of an older generation.  *missed adds its misses.
+ */
+static unsigned int copy_table(struct prof_row *rows, unsigned int cpu,
+                               uint64_t *missed)
+{
+    const struct prof_table *t = tables[cpu];
+    uint32_t gen = ACCESS_ONCE(prof_gen);
+    unsigned int i, n = 0;
+    uint64_t miss;
+
+    if ( !t || ACCESS_ONCE(t->gen) != gen )
+        return 0;
+    smp_rmb();                  /* pairs with the wipe's smp_wmb() */
+    for ( i = 0; i < PROF_SLOTS; i++ )
+    {
+        if ( !ACCESS_ONCE(t->s[i].ip) )
+            continue;
+        copy_slot(&rows[n], &t->s[i]);
+        if ( rows[n].ip )
+            n++;
+    }
+    miss = ACCESS_ONCE(t->missed);
+    smp_rmb();
+    if ( ACCESS_ONCE(t->gen) != gen )
+        return 0;               /* wiped while copied: empty */
+    *missed += miss;
+
+    return n;
+}
+
+static int cf_check cmp_key(const void *a, const void *b)
+{
+    const struct prof_row *x = a, *y = b;
+
+    if ( x->domid != y->domid )
+        return x->domid < y->domid ? -1 : 1;
+    if ( x->ip != y->ip )
+        return x->ip < y->ip ? -1 : 1;
+    return 0;
+}
+
+/* Most time first (most hits, without timing), then by address. */
+static int cf_check cmp_cost(const void *a, const void *b)
+{
+    const struct prof_row *x = a, *y = b;
+    uint64_t u = timing ? x->time : x->hits, v = timing ? y->time : y->hits;
+
+    if ( u != v )
+        return u > v ? -1 : 1;
+    return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+static int cf_check cmp_domain_cost(const void *a, const void *b)
+{
+    const struct prof_row *x = a, *y = b;
+
+    if ( x->domid != y->domid )
+        return x->domid < y->domid ? -1 : 1;
+    return cmp_cost(a, b);
+}
+
+static void cf_check swap_rows(void *a, void *b, size_t size)
+{
+    struct prof_row t = *(struct prof_row *)a;
+
+    *(struct prof_row *)a = *(struct prof_row *)b;
+    *(struct prof_row *)b = t;
+}
+
+/*
+ * Sort rows and merge those of one key (by_domain: domain and function;
+ * else the function alone); returns how many are left.
+ */
+static unsigned int merge_rows(struct prof_row *rows, unsigned int n,
+                               bool by_domain)
+{
+    unsigned int i, m = 0;
+
+    if ( !by_domain )
+        for ( i = 0; i < n; i++ )
+            rows[i].domid = 0;
+    sort(rows, n, sizeof(*rows), cmp_key, swap_rows);
+    for ( i = 0; i < n; i++ )
+    {
+        if ( m && !cmp_key(&rows[m - 1], &rows[i]) )
+        {
+            rows[m - 1].hits += rows[i].hits;
+            rows[m - 1].timed += rows[i].timed;
+            rows[m - 1].time += rows[i].time;
+            rows[m - 1].time_sq += rows[i].time_sq;
+        }
+        else
+            rows[m++] = rows[i];
+    }
+    sort(rows, m, sizeof(*rows), by_domain ? cmp_domain_cost : cmp_cost,
+         swap_rows);
+
+    return m;
+}
+
+/* "%lu.%03lu us" of ns, right-aligned in width. */
+static void print_us(struct dyntrace_text *t, unsigned long max,
+                     uint64_t ns, int width)
+{
+    char num[32];
+
+    snprintf(num, sizeof(num), "%lu.%03lu us", (unsigned long)(ns / 1000),
+             (unsigned long)(ns % 1000));
+    dyntrace_text_printf(t, max, "  %*s", width, num);
+}
+
+/*
+ * One row: ftrace's Function, Hit, Time, Avg and s^2 (the variance of the
+ * time, in us^2), with the domain first in trace_stat/domains.  Time, Avg
+ * and s^2 are "-" where returns are not timed.
+ */
+static void print_row(struct dyntrace_text *t, unsigned long max,
+                      struct sym_caches *c, const struct prof_row *r,
+                      bool domain)
+{
+    if ( domain )
+    {
+        char ctx[CONTEXT_MAX];
+
+        if ( r->domid == DOMID_IDLE )
+            safe_strcpy(ctx, "<idle>");
+        else
+            snprintf(ctx, sizeof(ctx), "d%u", r->domid);
+        dyntrace_text_printf(t, max, "  %-8s", ctx);
+    }
+    dyntrace_text_printf(t, max, "  %-30s  %10"PRIu64,
+                         dt_symbol_cached(&c->func, r->ip), r->hits);
+    if ( !timing )
+    {
+        dyntrace_text_printf(t, max, "  %16s  %14s  %14s\n", "-", "-", "-");
+        return;
+    }
+    print_us(t, max, r->time, 16);
+    if ( r->timed )
+    {
+        uint64_t avg = r->time / r->timed, var = 0;
+
+        /* Sample variance, ns^2: v = sum(x^2)/n - avg^2, times n/(n-1). */
+        if ( r->timed > 1 && r->time_sq / r->timed > avg * avg )
+        {
+            var = r->time_sq / r->timed - avg * avg;
+            var += var / (r->timed - 1);
+        }
+        print_us(t, max, avg, 14);
+        /* ns^2 to us^2, three decimals. */
+        dyntrace_text_printf(t, max, "  %9lu.%03lu us^2\n",
+                             (unsigned long)(var / 1000000),
+                             (unsigned long)(var % 1000000 / 1000));
+    }
+    else
+        dyntrace_text_printf(t, max, "  %14s  %14s\n", "-", "-");
+}
+
+/* Room for the header lines. */
+#define PROF_HEADER_MAX 512
+
+/*
+ * The text of rows: exact in size, the lines measured first (a line's
+ * symbol is cached by then, so both passes print the same).
+ */
+static int print_rows(struct dyntrace_text *t, const struct prof_row *rows,
+                      unsigned int n, bool domain, unsigned int nr_cpus,
+                      uint64_t missed)
+{
+    struct sym_caches *c = xzalloc(struct sym_caches);
+    unsigned long max = PROF_HEADER_MAX;
+    unsigned int i;
+    int rc;
+
+    if ( !c )
+        return -ENOMEM;
+    for ( i = 0; i < n; i++ )
+    {
+        struct dyntrace_text line;
+        char buf[LINE_MAX];
+
+        line.buf = buf;
+        buf[0] = '\0';
+        line.len = 1;
+        print_row(&line, sizeof(buf), c, &rows[i], domain);
+        max += line.len - 1;
+    }
+    rc = dyntrace_text_alloc(t, max);
+    if ( !rc )
+    {
+        dyntrace_text_printf(t, max,
+            "# profiler: %s, CPUs: %u, hits missed (table full): %"PRIu64
+            "%s\n",
+            dt_profiler_is_active() ? "on" : "off", nr_cpus, missed,
+            timing ? "" : ", returns not timed on this architecture");
+        dyntrace_text_printf(t, max, "%s  %-30s  %10s  %16s  %14s  %14s\n"
+                             "%s  %-30s  %10s  %16s  %14s  %14s\n",
+                             domain ? "  Domain  " : "",
+                             "Function", "Hit", "Time", "Avg", "s^2",
+                             domain ? "  ------  " : "",
+                             "--------", "---", "----", "---", "---");
+        for ( i = 0; i < n; i++ )
+            print_row(t, max, c, &rows[i], domain);
+    }
+    xfree(c);
+
+    return rc;
+}
+
+/* trace_stat/function<cpu>: that CPU's table, by function. */
+static int cf_check profile_print_cpu(struct dyntrace_text *t,
+                                      unsigned int cpu)
+{
+    struct prof_row *rows = vmalloc(PROF_SLOTS * sizeof(*rows));
+    uint64_t missed = 0;
+    unsigned int n;
+    int rc;
+
+    if ( !rows )
+        return -ENOMEM;
+    n = copy_table(rows, cpu, &missed);
+    n = merge_rows(rows, n, false);
+    rc = print_rows(t, rows, n, false, 1, missed);
+    vfree(rows);
+
+    return rc;
+}
+
+/*
+ * trace_stat/domains: every table, by domain and function.  The CPUs are
+ * those with a table (the set only grows, P5), copied once.
+ */
+static int cf_check profile_print_domains(struct dyntrace_text *t)
+{
+    struct prof_row *rows;
+    cpumask_t cpus;
+    unsigned int cpu, n = 0, nr = 0;
+    uint64_t missed = 0;
+    int rc;
+
+    cpumask_copy(&cpus, &prof_cpus);
+    smp_rmb();                  /* pairs with the smp_wmb() of P5 */
+    /* Room for two tables: merged after each one. */
+    rows = vmalloc(2 * PROF_SLOTS * sizeof(*rows));
+    if ( !rows )
+        return -ENOMEM;
+    for_each_cpu ( cpu, &cpus )
+    {
+        n += copy_table(rows + n, cpu, &missed);
+        n = merge_rows(rows, n, true);
+        nr++;
+        /* Pairs beyond one table's worth: counted as missed. */
+        if ( n > PROF_SLOTS )
+        {
+            sort(rows, n, sizeof(*rows), cmp_domain_cost, swap_rows);
+            for ( ; n > PROF_SLOTS; n-- )
+                missed += rows[n - 1].hits;
+        }
+    }
+    rc = print_rows(t, rows, n, true, nr, missed);
+    vfree(rows);
+
+    return rc;
+}
+
+static const struct dt_profiler profiler = {
+    .func = profile_call,
+    .prepare = profile_prepare,
+    .restart = profile_restart,
+    .print_cpu = profile_print_cpu,
+    .print_domains = profile_print_domains,
+};
+
+static int __init cf_check profile_init(void)
+{
+    BUILD_BUG_ON(PROF_SLOTS > 0x10000);
+
+    register_cpu_notifier(&cpu_nfb);
+    dt_ret_set_hook(DT_RET_PROFILE, profile_return);
+    dt_register_profiler(&profiler);
+
+    return 0;
+}
+presmp_initcall(profile_init);
