@@ -112,6 +112,7 @@ check_trace_wellformed() {
 # domain and CPU, off, empty).
 reset_tracing() {
     xenhypfs write $T/tracing_on 0
+    xenhypfs write $T/function_profile_enabled 0
     xenhypfs write $T/set_function_notrace ""
     xenhypfs write $T/set_function_filter ""
     # Triggers stay until removed one by one ("!name:command").
@@ -126,6 +127,8 @@ reset_tracing() {
     xenhypfs write $T/current_tracer nop
     xenhypfs write $T/max_graph_depth 0
     xenhypfs write $T/tracing_thresh 0
+    xenhypfs write $T/set_graph_function ""
+    xenhypfs write $T/function_profile_enabled 0
     xenhypfs write $T/trace ""
 }
 
@@ -152,6 +155,8 @@ save_state() {
         echo "bufsize=$(xenhypfs cat $T/buffer_size_kb) $(xenhypfs cat $T/buffer_total_size_kb)"
         echo "enabled=$(xenhypfs cat $T/enabled_functions | tr '\n' ' ')"
         echo "on=$(xenhypfs cat $T/tracing_on)"
+        echo "profile=$(xenhypfs cat $T/function_profile_enabled)"
+        echo "graph=$(xenhypfs cat $T/set_graph_function | tr '\n' ' ')"
         xenhypfs cat $T/trace | grep -v '^#'
     } >"$1"
 }

@@ -23,7 +23,8 @@
 #include "unit.h"
 
 #define NF     64               /* functions of the fake image */
-#define NR_TRACING_FILES 17     /* the files of /tracing */
+#define NR_TRACING_FILES 19     /* the files of /tracing */
+#define NR_TRACING_DIRS  2      /* per_cpu/ and trace_stat/ */
 #define NCPUS  4
 
 static unsigned long want[BITS_TO_LONGS(IMG_MAX_FUNCS)];
@@ -89,8 +90,9 @@ void t_boot(void)
     unsigned int len;
 
     boot(NCPUS, NF);
-    ok(stub_hypfs_children("/tracing") == NR_TRACING_FILES + 1,
-       "boot: /tracing holds its %u files and per_cpu/", NR_TRACING_FILES);
+    ok(stub_hypfs_children("/tracing") == NR_TRACING_FILES + NR_TRACING_DIRS,
+       "boot: /tracing holds its %u files, per_cpu/ and trace_stat/",
+       NR_TRACING_FILES);
 
     for ( i = 0; i < NF; i++ )
         order &= img_site_is_nop(img_addr(i));
@@ -535,8 +537,8 @@ static int boot_outcome(unsigned int k)
         good = !dyntrace_range_is_traced(img_addr(0), img_addr(NF - 1) + 5);
         return good && !stub_anomalies ? 0 : 1;
     }
-    /* The files and the per_cpu directory. */
-    if ( n != NR_TRACING_FILES + 1 )
+    /* The files and the directories. */
+    if ( n != NR_TRACING_FILES + NR_TRACING_DIRS )
     {
         diag("allocation %u failed: /tracing has %d files", k, n);
         return 1;
@@ -550,7 +552,7 @@ static int boot_outcome(unsigned int k)
             "set_domain_filter", "tracing_cpumask", "tracing_on",
             "trace", "trace_pipe", "buffer_size_kb", "buffer_total_size_kb",
             "enabled_functions", "max_graph_depth", "tracing_thresh",
-            "error_log",
+            "set_graph_function", "function_profile_enabled", "error_log",
         };
         /* The UINT files, and whether their boot value is non-zero. */
         bool is_uint = strstr(leaves[i], "_kb") ||

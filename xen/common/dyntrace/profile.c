@@ -463,7 +463,7 @@ static void print_row(struct dyntrace_text *t, unsigned long max,
  * symbol is cached by then, so both passes print the same).
  */
 static int print_rows(struct dyntrace_text *t, const struct prof_row *rows,
-                      unsigned int n, bool domain, unsigned int nr_cpus,
+                      unsigned int n, bool domain, const char *cpus,
                       uint64_t missed)
 {
     struct sym_caches *c = xzalloc(struct sym_caches);
@@ -488,9 +488,9 @@ static int print_rows(struct dyntrace_text *t, const struct prof_row *rows,
     if ( !rc )
     {
         dyntrace_text_printf(t, max,
-            "# profiler: %s, CPUs: %u, hits missed (table full): %"PRIu64
+            "# profiler: %s, %s, hits missed (table full): %"PRIu64
             "%s\n",
-            dt_profiler_is_active() ? "on" : "off", nr_cpus, missed,
+            dt_profiler_is_active() ? "on" : "off", cpus, missed,
             timing ? "" : ", returns not timed on this architecture");
         dyntrace_text_printf(t, max, "%s  %-30s  %10s  %16s  %14s  %14s\n"
                              "%s  %-30s  %10s  %16s  %14s  %14s\n",
@@ -512,6 +512,7 @@ static int cf_check profile_print_cpu(struct dyntrace_text *t,
 {
     struct prof_row *rows = vmalloc(PROF_SLOTS * sizeof(*rows));
     uint64_t missed = 0;
+    char label[24];
     unsigned int n;
     int rc;
 
@@ -519,7 +520,8 @@ static int cf_check profile_print_cpu(struct dyntrace_text *t,
         return -ENOMEM;
     n = copy_table(rows, cpu, &missed);
     n = merge_rows(rows, n, false);
-    rc = print_rows(t, rows, n, false, 1, missed);
+    snprintf(label, sizeof(label), "CPU %u", cpu);
+    rc = print_rows(t, rows, n, false, label, missed);
     vfree(rows);
 
     return rc;
@@ -535,6 +537,7 @@ static int cf_check profile_print_domains(struct dyntrace_text *t)
     cpumask_t cpus;
     unsigned int cpu, n = 0, nr = 0;
     uint64_t missed = 0;
+    char label[24];
     int rc;
 
     cpumask_copy(&cpus, &prof_cpus);
@@ -556,7 +559,8 @@ static int cf_check profile_print_domains(struct dyntrace_text *t)
                 missed += rows[n - 1].hits;
         }
     }
-    rc = print_rows(t, rows, n, true, nr, missed);
+    snprintf(label, sizeof(label), "CPUs: %u", nr);
+    rc = print_rows(t, rows, n, true, label, missed);
     vfree(rows);
 
     return rc;

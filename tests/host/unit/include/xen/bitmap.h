@@ -78,4 +78,15 @@ static inline bool bitmap_empty(const unsigned long *a, unsigned int nbits)
     return !(nbits % BITS_PER_LONG) || !(a[n] & stub_last_word_mask(nbits));
 }
 
+static inline unsigned int bitmap_weight(const unsigned long *a,
+                                         unsigned int nbits)
+{
+    unsigned int i, w = 0;
+
+    for ( i = 0; i < nbits; i++ )
+        w += !!(a[i / BITS_PER_LONG] & (1UL << (i % BITS_PER_LONG)));
+
+    return w;
+}
+
 #endif

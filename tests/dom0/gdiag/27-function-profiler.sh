@@ -1,0 +1,114 @@
+# The function profiler: function_profile_enabled counts every call of the
+# filter's functions whatever the tracer, in trace_stat/function<N> (per CPU)
+# and trace_stat/domains (per domain).  N reads of /sys/hypervisor/version/extra
+# give xen_extra_version exactly N hits, summed over the CPUs and in dom0's row;
+# on x86_64 each call is timed (do_xen_version's time covers its child's), on
+# arm64 times are "-" (no return hooking there yet).  Under function_graph the
+# trace and the profile agree (they share the return stack's entries).
+# Switching it off keeps the counts, on again starts afresh; bad values and an
+# empty filter are refused, logged in error_log, and change nothing.
+. /opt/dyntrace/tests/lib.sh
+reset_tracing
+N=9
+S=$T/trace_stat
+expect_eq "function_profile_enabled at boot" 0 "$(xenhypfs cat $T/function_profile_enabled)"
+xenhypfs ls $S | awk '{ print $NF }' >/tmp/ts || fail "listing trace_stat"
+grep -qx 'domains' /tmp/ts || { cat /tmp/ts; fail "no trace_stat/domains"; }
+ncpu=$(grep -c '^function[0-9]' /tmp/ts)
+[ "$ncpu" -ge "$(nproc)" ] || { cat /tmp/ts; fail "only $ncpu function<N> files"; }
+echo "trace_stat: domains and $ncpu function<N> files"
+
+# Refused: an empty filter, a bad value.  Nothing changes.
+bad_write "No data available" $T/function_profile_enabled 1
+xenhypfs cat $T/error_log | grep -q "function_profile_enabled: '(set_function_filter is empty)'" ||
+    { xenhypfs cat $T/error_log; fail "error_log does not say the filter is empty"; }
+expect_eq "function_profile_enabled after the refusal" 0 "$(xenhypfs cat $T/function_profile_enabled)"
+run xenhypfs write $T/set_function_filter "do_xen_version xen_extra_version"
+expect_eq "function_profile_enabled after the filter" 0 "$(xenhypfs cat $T/function_profile_enabled)"
+
+# hits NAME FILE: the Hit column of NAME's line (0 if absent).
+hits() { awk -v f="$1" '$1 == f { n += $2 } END { print n + 0 }' "$2"; }
+# all_cpus NAME: Hit of NAME summed over trace_stat/function<N>.
+all_cpus() {
+    : >/tmp/all
+    for f in $(grep -o '^function[0-9]*' /tmp/ts); do
+        xenhypfs cat $S/$f >>/tmp/all || fail "reading $f"
+    done
+    hits "$1" /tmp/all
+}
+reads() { i=0; while [ $i -lt $1 ]; do cat /sys/hypervisor/version/extra >/dev/null; i=$((i + 1)); done; }
+
+# Under nop: the profiler patches the filter's functions itself.
+run xenhypfs write $T/function_profile_enabled 1
+expect_eq "function_profile_enabled" 1 "$(xenhypfs cat $T/function_profile_enabled)"
+xenhypfs cat $T/enabled_functions | grep -q xen_extra_version || fail "xen_extra_version not traced for the profiler"
+reads $N
+expect_eq "xen_extra_version hits over the CPUs" $N "$(all_cpus xen_extra_version)"
+cat /tmp/all
+xenhypfs cat $S/domains >/tmp/dom || fail "reading domains"
+cat /tmp/dom
+head -n1 /tmp/dom | grep -q '^# profiler: on, CPUs: [0-9]*, hits missed (table full): 0' || fail "domains header"
+expect_eq "dom0's xen_extra_version hits" $N "$(awk '$1 == "d0" && $2 == "xen_extra_version" { print $3 }' /tmp/dom)"
+dv=$(awk '$1 == "d0" && $2 == "do_xen_version" { print $3 }' /tmp/dom)
+[ "${dv:-0}" -ge $N ] || fail "do_xen_version: ${dv:-no} hits, fewer than $N"
+if [ "$(uname -m)" = aarch64 ]; then
+    grep -q 'returns not timed on this architecture' /tmp/dom || fail "arm64: the header does not say times are not measured"
+    expect_eq "arm64: xen_extra_version's time" "-" "$(awk '$1 == "d0" && $2 == "xen_extra_version" { print $4 }' /tmp/dom)"
+else
+    # Per CPU, do_xen_version's total time covers its child's.
+    for f in $(grep -o '^function[0-9]*' /tmp/ts); do
+        xenhypfs cat $S/$f | awk -v f=$f '
+            $1 == "do_xen_version" { p = $3 } $1 == "xen_extra_version" { c = $3; n = $2 }
+            END { if (n && !(c > 0)) { print f ": xen_extra_version not timed"; exit 1 }
+                  if (c > p) { print f ": child " c " us > parent " p " us"; exit 1 } }' || fail "times"
+    done
+    t=$(awk '$1 == "d0" && $2 == "xen_extra_version" { print $4 }' /tmp/dom)
+    echo "xen_extra_version: $N calls, $t us"
+fi
+
+# Off: the counts stay, and nothing more is counted.
+run xenhypfs write $T/function_profile_enabled 0
+reads 3
+expect_eq "hits kept once off" $N "$(all_cpus xen_extra_version)"
+head -n1 /tmp/all | grep -q '^# profiler: off' || fail "header does not say off"
+xenhypfs cat $T/enabled_functions | grep -q . && fail "functions still traced with the profiler off under nop"
+# On again: afresh.
+run xenhypfs write $T/function_profile_enabled 1
+expect_eq "hits after a restart" 0 "$(all_cpus xen_extra_version)"
+reads 4
+expect_eq "hits after 4 more reads" 4 "$(all_cpus xen_extra_version)"
+# A bad value: refused (by xenhypfs, and by Xen as a raw byte), the
+# profiler still on and its counts kept.
+bad_write "out of domain\|Invalid argument" $T/function_profile_enabled 2
+bad_raw EINVAL $T/function_profile_enabled 02
+expect_eq "function_profile_enabled after 2" 1 "$(xenhypfs cat $T/function_profile_enabled)"
+expect_eq "hits after the refusal" 4 "$(all_cpus xen_extra_version)"
+
+# With a tracer: the function tracer records and the profiler counts the same calls.
+run xenhypfs write $T/function_profile_enabled 0
+run xenhypfs write $T/current_tracer function
+run xenhypfs write $T/function_profile_enabled 1
+xenhypfs write $T/trace "" || fail "clear"
+xenhypfs write $T/tracing_on 1 || fail "on"
+reads $N
+xenhypfs write $T/tracing_on 0 || fail "off"
+xenhypfs cat $T/trace >/tmp/t || fail "trace"
+expect_eq "function records of xen_extra_version" $N "$(count_records /tmp/t xen_extra_version)"
+expect_eq "profiled hits under function" $N "$(all_cpus xen_extra_version)"
+
+# Under function_graph (x86_64): N groups in the trace, N hits, times kept.
+if [ "$(uname -m)" != aarch64 ]; then
+    run xenhypfs write $T/current_tracer function_graph
+    run xenhypfs write $T/function_profile_enabled 0
+    run xenhypfs write $T/function_profile_enabled 1
+    xenhypfs write $T/trace "" || fail "clear"
+    xenhypfs write $T/tracing_on 1 || fail "on"
+    reads $N
+    xenhypfs write $T/tracing_on 0 || fail "off"
+    xenhypfs cat $T/trace >/tmp/g || fail "trace"
+    expect_eq "graph leaves of xen_extra_version" $N "$(grep -c '|    xen_extra_version();$' /tmp/g)"
+    expect_eq "profiled hits under function_graph" $N "$(all_cpus xen_extra_version)"
+    awk '$1 == "xen_extra_version" && !($3 > 0) { exit 1 }' /tmp/all || fail "not timed under function_graph"
+fi
+reset_tracing
+expect_eq "function_profile_enabled after reset" 0 "$(xenhypfs cat $T/function_profile_enabled)"
