@@ -65,6 +65,7 @@ def main():
         r5 = float(ours["traced_all"]["ns_per_call"])
         r3b = float(ours["domfiltered"]["ns_per_call"]) if "domfiltered" in ours else None
         r3c = float(ours["graph"]["ns_per_call"]) if "graph" in ours else None
+        r3d = float(ours["profile"]["ns_per_call"]) if "profile" in ours else None
         # Records per call: over every call made while recording (the
         # runs before three-measurement rows counted them against one).
         hits3 = (int(ours["traced_records"]["written"]) /
@@ -100,6 +101,12 @@ def main():
             print(f"| 3c | function_graph on row 3's functions ({calls3c:.2f} calls hooked "
                   f"per call, an entry and a return record each) | {r3c:.1f} | {r3c - r1:+.1f} | "
                   f"{(r3c - r2) / calls3c:.1f} per call (entry + return) | {ratio(r3c - r1)} |")
+        if r3d is not None:
+            calls3d = (int(ours["profile_hits"]["hits"]) /
+                       int(ours["profile_hits"]["calls"]))
+            print(f"| 3d | function profiler on row 3's functions, nop tracer ({calls3d:.2f} "
+                  f"calls counted per call, timed where returns are hooked) | {r3d:.1f} | "
+                  f"{r3d - r1:+.1f} | {(r3d - r2) / calls3d:.1f} per call | {ratio(r3d - r1)} |")
         print(f"| 4 | xentrace -e all on the baseline (2 hypercall events per call: "
               f"xen_version and the iret back to user space) | {r4:.1f} | {xt:+.1f} | "
               f"{xt / 2:.1f} | 1.00 |")
@@ -139,6 +146,8 @@ def main():
             summary += f" domfiltered_per_call={(r3b - r2) / nfun3b:.1f}"
         if r3c is not None:
             summary += f" graph_per_call={(r3c - r2) / calls3c:.1f}"
+        if r3d is not None:
+            summary += f" profile_per_call={(r3d - r2) / calls3d:.1f}"
         if "record_max_rate" in ours:
             rm = ours["record_max_rate"]
             print(f"\nxen-dyntrace record, default poll interval (100 ms) and buffer ({records} "

@@ -64,7 +64,7 @@ static bool op_pending;
 static unsigned int trace_gen;
 /* function_profile_enabled, committed; and set_graph_function's weight. */
 static bool profiling;
-static unsigned int graph_nr;
+unsigned int dt_graph_nr;
 
 /* The one pending operation (op_pending). */
 static struct {
@@ -163,11 +163,6 @@ int dt_state_graph_text(struct dyntrace_text *t)
     return set_text(DT_GRAPH, t);
 }
 
-bool dt_state_graph_all(void)
-{
-    return !ACCESS_ONCE(graph_nr);
-}
-
 bool dt_state_graph_root(unsigned long ip)
 {
     const unsigned long *table = dt_sites_table();
@@ -210,7 +205,7 @@ static void commit_set(enum dt_set which, unsigned long *map, char **text)
     SWAP(sets[which].text, *text);
     sets[which].ver++;
     if ( which == DT_GRAPH )
-        write_atomic(&graph_nr, bitmap_weight(map, dt_sites_nr()));
+        write_atomic(&dt_graph_nr, bitmap_weight(map, dt_sites_nr()));
 }
 
 unsigned int dt_state_scope_copy(struct dt_scope *s)

@@ -45,7 +45,11 @@ const bool *dt_state_profiling(void);
  * lock): is the set empty, and is the site at ip in it.  A change is seen
  * function by function: a call sees each function in or out.
  */
-bool dt_state_graph_all(void);
+extern unsigned int dt_graph_nr;
+static inline bool dt_state_graph_all(void)
+{
+    return !ACCESS_ONCE(dt_graph_nr);
+}
 bool dt_state_graph_root(unsigned long ip);
 /*
  * Bumped by every change a reader of trace could see: a clear, a resize, a

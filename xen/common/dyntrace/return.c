@@ -91,7 +91,8 @@ static DEFINE_PER_CPU(struct ret_stack, ret_stacks);
  * frame whose return address waits at ret; R4: none in NMI/MCE context;
  * R5: a tail call keeps its caller.
  */
-static unsigned int live_depth(struct ret_stack *st, const unsigned long *ret)
+static always_inline unsigned int live_depth(struct ret_stack *st,
+                                             const unsigned long *ret)
 {
     unsigned long frame = (unsigned long)ret;
     unsigned int d = st->depth;
@@ -193,7 +194,7 @@ unsigned long dyntrace_return(unsigned long frame)
     struct ret_entry e;
     dt_ret_hook_t *hook;
     unsigned long flags;
-    unsigned int d, i;
+    unsigned int d;
 
     local_irq_save(flags);
     d = st->depth;
@@ -211,13 +212,12 @@ unsigned long dyntrace_return(unsigned long frame)
     barrier();
     st->depth = d - 1;
 
-    /* R6: each owner's hook once. */
-    for ( i = 0; i < DT_RET_NR_HOOKS; i++ )
-    {
-        hook = ACCESS_ONCE(ret_hooks[i]);
-        if ( (e.owners & (1u << i)) && hook )
-            hook(e.func, e.calltime, d, e.cookie);
-    }
+    /* R6: each owner's hook once (set at boot, before any push). */
+    if ( (e.owners & DT_RET_GRAPH) && (hook = ret_hooks[0]) != NULL )
+        hook(e.func, e.calltime, d, e.cookie);
+    if ( unlikely(e.owners & DT_RET_PROFILE) &&
+         (hook = ret_hooks[1]) != NULL )
+        hook(e.func, e.calltime, d, e.cookie);
     local_irq_restore(flags);
 
     return e.ret;
