@@ -2,7 +2,6 @@
 # recording: each traced call costs its entry (record + return hooked) and
 # its return (the return trampoline + record).
 . /opt/dyntrace/tests/bench/lib-bench.inc
-[ "$(uname -m)" = aarch64 ] && skip "function_graph needs return hooking, which arm64 does not have yet"
 reset_tracing
 funcs="do_xen_version xen_extra_version"
 xenhypfs write $T/set_function_filter "$funcs" || fail "filter"

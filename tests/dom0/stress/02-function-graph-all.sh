@@ -8,7 +8,6 @@
 # or above its depth opened on that CPU), no duration is negative.  The
 # hypervisor staying up is checked by the host (a crash fails the suite).
 . /opt/dyntrace/tests/lib.sh
-[ "$(uname -m)" = aarch64 ] && skip "function_graph needs return hooking, which arm64 does not have yet"
 secs=${dyntrace_graph_seconds:-40}
 W=/tmp/gstress
 rm -rf $W && mkdir -p $W

@@ -4,7 +4,6 @@
 # at its depth on its CPU (a return never given to another function); no
 # duration is negative.
 . /opt/dyntrace/tests/lib.sh
-[ "$(uname -m)" = aarch64 ] && skip "function_graph needs return hooking, which arm64 does not have yet"
 reset_tracing
 run xenhypfs write $T/set_function_filter "*schedule* *context_switch* *softirq* vcpu_* do_xen_version xen_extra_version"
 run xenhypfs write $T/current_tracer function_graph

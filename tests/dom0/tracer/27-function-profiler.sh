@@ -2,8 +2,7 @@
 # filter's functions whatever the tracer, in trace_stat/function<N> (per CPU)
 # and trace_stat/domains (per domain).  N reads of /sys/hypervisor/version/extra
 # give xen_extra_version exactly N hits, summed over the CPUs and in dom0's row;
-# on x86_64 each call is timed (do_xen_version's time covers its child's), on
-# arm64 times are "-" (no return hooking there yet).  Under function_graph the
+# each call is timed (do_xen_version's time covers its child's).  Under function_graph the
 # trace and the profile agree (they share the return stack's entries).
 # Switching it off keeps the counts, on again starts afresh; bad values and an
 # empty filter are refused, logged in error_log, and change nothing.
@@ -51,10 +50,8 @@ head -n1 /tmp/dom | grep -q '^# profiler: on, CPUs: [0-9]*, hits missed (table f
 expect_eq "dom0's xen_extra_version hits" $N "$(awk '$1 == "d0" && $2 == "xen_extra_version" { print $3 }' /tmp/dom)"
 dv=$(awk '$1 == "d0" && $2 == "do_xen_version" { print $3 }' /tmp/dom)
 [ "${dv:-0}" -ge $N ] || fail "do_xen_version: ${dv:-no} hits, fewer than $N"
-if [ "$(uname -m)" = aarch64 ]; then
-    grep -q 'returns not timed on this architecture' /tmp/dom || fail "arm64: the header does not say times are not measured"
-    expect_eq "arm64: xen_extra_version's time" "-" "$(awk '$1 == "d0" && $2 == "xen_extra_version" { print $4 }' /tmp/dom)"
-else
+grep -q 'returns not timed' /tmp/dom && fail "the header says returns are not timed"
+{
     # Per CPU, do_xen_version's total time covers its child's.
     for f in $(grep -o '^function[0-9]*' /tmp/ts); do
         xenhypfs cat $S/$f | awk -v f=$f '
@@ -64,7 +61,7 @@ else
     done
     t=$(awk '$1 == "d0" && $2 == "xen_extra_version" { print $4 }' /tmp/dom)
     echo "xen_extra_version: $N calls, $t us"
-fi
+}
 
 # Off: the counts stay, and nothing more is counted.
 run xenhypfs write $T/function_profile_enabled 0
@@ -96,8 +93,8 @@ xenhypfs cat $T/trace >/tmp/t || fail "trace"
 expect_eq "function records of xen_extra_version" $N "$(count_records /tmp/t xen_extra_version)"
 expect_eq "profiled hits under function" $N "$(all_cpus xen_extra_version)"
 
-# Under function_graph (x86_64): N groups in the trace, N hits, times kept.
-if [ "$(uname -m)" != aarch64 ]; then
+# Under function_graph: N groups in the trace, N hits, times kept.
+{
     run xenhypfs write $T/current_tracer function_graph
     run xenhypfs write $T/function_profile_enabled 0
     run xenhypfs write $T/function_profile_enabled 1
@@ -109,6 +106,6 @@ if [ "$(uname -m)" != aarch64 ]; then
     expect_eq "graph leaves of xen_extra_version" $N "$(grep -c '|    xen_extra_version();$' /tmp/g)"
     expect_eq "profiled hits under function_graph" $N "$(all_cpus xen_extra_version)"
     awk '$1 == "xen_extra_version" && !($3 > 0) { exit 1 }' /tmp/all || fail "not timed under function_graph"
-fi
+}
 reset_tracing
 expect_eq "function_profile_enabled after reset" 0 "$(xenhypfs cat $T/function_profile_enabled)"

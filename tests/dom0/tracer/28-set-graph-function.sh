@@ -4,7 +4,6 @@
 # exactly N "xen_extra_version();" leaves at depth 1 and nothing else; set to
 # do_xen_version, N groups with their child; emptied, every call again.  It is
 # read back as written, an unknown name is refused and changes nothing.
-# arm64 (no function_graph yet): the set itself is kept and read back.
 . /opt/dyntrace/tests/lib.sh
 reset_tracing
 N=6
@@ -13,11 +12,6 @@ run xenhypfs write $T/set_function_filter "do_xen_version xen_extra_version"
 bad_write "No such file or directory" $T/set_graph_function no_such_function_here
 run xenhypfs write $T/set_graph_function xen_extra_version
 expect_eq "read back" xen_extra_version "$(xenhypfs cat $T/set_graph_function)"
-if [ "$(uname -m)" = aarch64 ]; then
-    run xenhypfs write $T/set_graph_function ""
-    reset_tracing
-    exit 0
-fi
 run xenhypfs write $T/current_tracer function_graph
 
 graph_run() { # FILE

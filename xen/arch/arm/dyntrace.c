@@ -126,3 +126,12 @@ s_time_t arch_dyntrace_stamp_to_ns(uint64_t stamp)
 {
     return stamp;
 }
+
+/*
+ * Returns can always be hooked: the return address is in a register the
+ * trampoline saves (x9), and arm64 has no shadow stack Xen uses (GCS).
+ */
+int arch_dyntrace_return_usable(const char **why)
+{
+    return 0;
+}

@@ -36,15 +36,20 @@
  *     entry, and only if it is of the same frame and function: a tail
  *     call's callee, of its caller's frame but another function, pushes.
  *
- * The stacks are per CPU and live for good: a return still pending when
- * its owner stops or changes is popped all the same, and its hook decides
- * whether it still counts.
+ * The stacks are per CPU (x86: a pCPU's stack is reset, never carried to
+ * another one) or per vCPU (Arm, ARCH_DYNTRACE_RET_PER_VCPU: each vCPU
+ * keeps its own stack across context switches, frames of schedule()
+ * included, and may resume them on another pCPU), and live as long as
+ * their CPU: a return still pending when its owner stops or changes is
+ * popped all the same, and its hook decides whether it still counts.
  */
 
 #include <xen/dyntrace.h>
 #include <xen/init.h>
 #include <xen/lib.h>
 #include <xen/percpu.h>
+#include <xen/sched.h>
+#include <xen/xmalloc.h>
 #include <asm/atomic.h>
 #include <asm/system.h>
 
@@ -84,7 +89,40 @@ struct ret_stack {
     struct ret_entry e[DT_RET_DEPTH];
 };
 
+#ifdef ARCH_DYNTRACE_RET_PER_VCPU
+/*
+ * The running vCPU's.  context_switch() sets current and switches stacks
+ * with IRQs off and no traced function in between, so the stack a frame is
+ * on and the return stack its entry is on always go together.  NULL (its
+ * allocation is the vCPU's): nothing is hooked.
+ */
+static always_inline struct ret_stack *cur_stack(void)
+{
+    return current->arch.dyntrace_ret;
+}
+
+int dyntrace_vcpu_init(struct vcpu *v)
+{
+    v->arch.dyntrace_ret = xzalloc(struct ret_stack);
+
+    return v->arch.dyntrace_ret ? 0 : -ENOMEM;
+}
+
+void dyntrace_vcpu_destroy(struct vcpu *v)
+{
+    struct ret_stack *st = v->arch.dyntrace_ret;
+
+    v->arch.dyntrace_ret = NULL;
+    xfree(st);
+}
+#else
 static DEFINE_PER_CPU(struct ret_stack, ret_stacks);
+
+static always_inline struct ret_stack *cur_stack(void)
+{
+    return &this_cpu(ret_stacks);
+}
+#endif
 
 /*
  * R2: the depth once the entries of frames gone are dropped, for a new
@@ -114,12 +152,14 @@ unsigned int dt_ret_push(unsigned long *ret, unsigned long func,
                          uint64_t calltime, unsigned int max_depth,
                          unsigned int owners, uint32_t cookie)
 {
-    struct ret_stack *st = &this_cpu(ret_stacks);
+    struct ret_stack *st = cur_stack();
     unsigned int d;
     struct ret_entry *e;
 
     ASSERT(!local_irq_is_enabled());
 
+    if ( unlikely(!st) )
+        return 0;
     d = live_depth(st, ret);
     if ( (max_depth && d >= max_depth) || d == DT_RET_DEPTH )
     {
@@ -147,14 +187,14 @@ unsigned int dt_ret_push(unsigned long *ret, unsigned long func,
 bool dt_ret_claim(const unsigned long *ret, unsigned long func,
                   unsigned int owner, uint32_t cookie)
 {
-    struct ret_stack *st = &this_cpu(ret_stacks);
-    unsigned int d = st->depth;
+    struct ret_stack *st = cur_stack();
+    unsigned int d;
     struct ret_entry *e;
 
     ASSERT(!local_irq_is_enabled());
 
     /* R6: the top entry, pushed by this very call. */
-    if ( !d )
+    if ( unlikely(!st) || !(d = st->depth) )
         return false;
     e = &st->e[d - 1];
     if ( e->frame != (unsigned long)ret || e->func != func ||
@@ -169,11 +209,13 @@ bool dt_ret_claim(const unsigned long *ret, unsigned long func,
 
 unsigned int dt_ret_enclosing(const unsigned long *ret)
 {
-    struct ret_stack *st = &this_cpu(ret_stacks);
+    struct ret_stack *st = cur_stack();
     unsigned int d;
 
     ASSERT(!local_irq_is_enabled());
 
+    if ( unlikely(!st) )
+        return 0;
     d = live_depth(st, ret);
     st->depth = d;
 
@@ -190,13 +232,16 @@ static void noreturn return_lost(unsigned long frame, unsigned int depth)
 /* From the return trampoline, with the frame that returned. */
 unsigned long dyntrace_return(unsigned long frame)
 {
-    struct ret_stack *st = &this_cpu(ret_stacks);
+    struct ret_stack *st = cur_stack();
     struct ret_entry e;
     dt_ret_hook_t *hook;
     unsigned long flags;
     unsigned int d;
 
     local_irq_save(flags);
+    /* R3: a diverted return was pushed on this very stack. */
+    if ( unlikely(!st) )
+        return_lost(frame, 0);
     d = st->depth;
     /* R2: frames below the returning one are gone. */
     while ( d && st->e[d - 1].frame < frame )

@@ -106,6 +106,16 @@ void dyntrace_return_trampoline(void);
 unsigned long dyntrace_return(unsigned long frame);
 /* 0 if returns can be hooked now, or an error and why. */
 int arch_dyntrace_return_usable(const char **why);
+#ifdef ARCH_DYNTRACE_RET_PER_VCPU
+/*
+ * Where each vCPU keeps a stack of its own across context switches (Arm),
+ * pending returns belong to the vCPU: its return stack is allocated and
+ * freed with it (arch_vcpu_create(), arch_vcpu_destroy()).
+ */
+struct vcpu;
+int dyntrace_vcpu_init(struct vcpu *v);
+void dyntrace_vcpu_destroy(struct vcpu *v);
+#endif
 #endif
 
 /*
@@ -141,6 +151,16 @@ static inline bool dyntrace_range_is_traced(unsigned long start,
                                             unsigned long end)
 {
     return false;
+}
+
+struct vcpu;
+static inline int dyntrace_vcpu_init(struct vcpu *v)
+{
+    return 0;
+}
+
+static inline void dyntrace_vcpu_destroy(struct vcpu *v)
+{
 }
 
 #endif /* CONFIG_LIVEPATCH_TRACER */

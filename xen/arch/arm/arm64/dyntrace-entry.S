@@ -11,6 +11,11 @@
  * into the caller's chain for backtraces.  Return to the body with
  * x30 = the function's own return address, through "ret x10" (a return,
  * not an indirect branch, so BTI would not object).
+ *
+ * The saved x9 is the return slot the callbacks get (ret): a callback that
+ * hooks the return (common/dyntrace/return.c) rewrites it with the return
+ * trampoline's address, and the x30 restored from it sends the function's
+ * own RET there (dyntrace-return.S).
  */
 
 #include <asm/asm_defns.h>
@@ -20,6 +25,12 @@
 #define FRAME_SIZE      96
 /* Where the frame record is in it. */
 #define FRAME_RECORD    80
+/* Where x9 is in it: the return slot. */
+#define FRAME_X9        72
+
+        .if FRAME_SIZE - FRAME_X9 != DYNTRACE_RET_SLOT_BELOW_SP
+        .error "the return slot is not where dyntrace-return.S looks"
+        .endif
 
         .text
 FUNC(dyntrace_trampoline)
@@ -34,7 +45,7 @@ FUNC(dyntrace_trampoline)
 
         sub     x0, x30, #DYNTRACE_RET_TO_SITE /* ip: the site */
         mov     x1, x9                  /* parent_ip */
-        mov     x2, xzr                 /* ret: no return hooking yet */
+        add     x2, sp, #FRAME_X9       /* ret: the saved x9 */
         bl      dyntrace_dispatch
 
         ldp     x0, x1, [sp, #0]

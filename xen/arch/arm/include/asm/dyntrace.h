@@ -31,6 +31,18 @@
 #define DYNTRACE_INSN_NOP        0xd503201f     /* nop */
 #define DYNTRACE_INSN_RET_X10    0xd65f0140     /* ret x10 */
 
+/*
+ * Return hooking (common/dyntrace/return.c): the return slot an entry
+ * passes is where the trampoline saved x9, the traced function's return
+ * address, this many bytes below the function's stack pointer at entry;
+ * the return trampoline finds the same frame from the stack pointer the
+ * function returns with.  Each vCPU has a return stack of its own, as it
+ * has a stack of its own.
+ */
+#define ARCH_DYNTRACE_RETURN        1
+#define ARCH_DYNTRACE_RET_PER_VCPU  1
+#define DYNTRACE_RET_SLOT_BELOW_SP  24
+
 #ifndef __ASSEMBLER__
 
 #include <xen/types.h>

@@ -1,0 +1,1 @@
+/* Stub for return.c's host build: nothing used on the per-CPU path. */
