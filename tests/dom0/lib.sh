@@ -272,3 +272,42 @@ wait_domu() {
     grep -q DOMU-DONE /var/log/xen/console/guest-$1.log ||
         { tail -30 /var/log/xen/console/guest-$1.log; fail "the domU $1 did not finish in $2 s"; }
 }
+
+# graph_nesting FILE: the nesting of a function_graph trace, per stack: every
+# "}" must close the call open at its depth with the same name (a "}" whose
+# entry the ring already overwrote may only come before any call at or above
+# its depth opened on that stack: early_closes; else unopened); no duration is
+# negative.  Prints "opens=... misattributed=N negative=N other=N".
+graph_nesting() {
+    # Calls nest per stack: a pCPU's on x86_64 (a vCPU's frames are abandoned
+    # when it is switched out), a vCPU's on arm64 (it keeps them, and may return
+    # from them on another pCPU); an idle vCPU never leaves its pCPU.
+    per_vcpu=0
+    [ "$(uname -m)" = aarch64 ] && per_vcpu=1
+    record_lines "$1" | awk -F'|' -v per_vcpu=$per_vcpu '
+        NF >= 3 { split($1, a, ")"); cpu = a[1] + 0; d = $2; f = $3
+          ctx = a[2]; gsub(/ /, "", ctx)
+          if (per_vcpu && ctx != "<idle>") cpu = ctx
+          if (d ~ /-/) neg++
+          match(f, /^ */); depth = RLENGTH / 2; name = substr(f, RLENGTH + 1)
+          if (name ~ /\(\) \{$/) {
+              sub(/\(\) \{$/, "", name); opens++
+              for (k = depth + 1; k <= 64; k++) delete open[cpu ":" k]
+              open[cpu ":" depth] = name
+              if (top[cpu] == "" || depth < top[cpu]) top[cpu] = depth
+          } else if (name ~ /^\} \/\* /) {
+              sub(/^\} \/\* /, "", name); sub(/ \*\/$/, "", name); closes++
+              if (open[cpu ":" depth] != "") {
+                  if (open[cpu ":" depth] != name) {
+                      mis++
+                      if (mis < 4) print "misattributed: cpu " cpu " depth " depth " open " open[cpu ":" depth] " closed " name > "/dev/stderr"
+                  } else matched++
+                  delete open[cpu ":" depth]
+              } else if (top[cpu] != "" && top[cpu] <= depth) {
+                  orphan++
+                  if (orphan < 4) print "unopened: cpu " cpu " depth " depth " " name > "/dev/stderr"
+              } else early++
+          } else if (name ~ /\(\);$/) leaves++
+          else other++ }
+        END { printf "opens=%d closes=%d matched=%d leaves=%d early_closes=%d unopened=%d misattributed=%d negative=%d other=%d\n", opens, closes, matched, leaves, early + 0, orphan + 0, mis + 0, neg + 0, other + 0 }'
+}

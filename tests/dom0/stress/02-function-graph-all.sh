@@ -3,7 +3,7 @@
 # takes pCPUs 1-3 offline and online) and two readers of trace, each read
 # checked line by line (ftrace's function_graph layout).  Then, on a quiet
 # machine, a last 2 s capture with no reader (so no record is dropped), checked
-# per CPU: every "}" closes the call open at its depth with the same name (a
+# per stack (pCPU on x86_64, vCPU on arm64): every "}" closes the call open at its depth with the same name (a
 # "}" whose entry the ring already overwrote may only come before any call at
 # or above its depth opened on that CPU), no duration is negative.  The
 # hypervisor staying up is checked by the host (a crash fails the suite).
@@ -21,7 +21,7 @@ end=$((start + secs))
 anomaly() { echo "$*" >>$W/anomalies; }
 op() { echo x >>$W/ops.$1; }
 count() { [ -f $W/ops.$1 ] && wc -l <$W/ops.$1 || echo 0; }
-LINE_RE='^ *[0-9]+\) +(d[0-9]+v[0-9]+|<idle>) \| ([ +!#*@$] +[0-9]+\.[0-9]{3} us| {15}) \|  +([^ ].*\(\) \{|[^ ].*\(\);|\} /\* [^ ]+ \*/|[^ ]+)$'
+LINE_RE='^ *[0-9]+\) +(d[0-9]+v[0-9]+|<idle>) \| ([ +!#*@$] *[0-9]+\.[0-9]{3} us| {15}) \|  +([^ ].*\(\) \{|[^ ].*\(\);|\} /\* [^ ]+ \*/|[^ ]+)$'
 
 reader() {
     while [ "$(date +%s)" -lt $end ]; do
@@ -73,30 +73,7 @@ done
 expect_eq "records dropped in the quiet capture" 0 "$dropped"
 bad=$(record_lines $W/final | grep -vEc "$LINE_RE")
 [ "$bad" = 0 ] || { record_lines $W/final | grep -vE "$LINE_RE" | head -3; fail "$bad malformed lines in the quiet capture"; }
-res=$(record_lines $W/final | awk -F'|' '
-    NF >= 3 { split($1, a, ")"); cpu = a[1] + 0; d = $2; f = $3
-      if (d ~ /-/) neg++
-      match(f, /^ */); depth = RLENGTH / 2; name = substr(f, RLENGTH + 1)
-      if (name ~ /\(\) \{$/) {
-          sub(/\(\) \{$/, "", name); opens++
-          for (k = depth + 1; k <= 64; k++) delete open[cpu ":" k]
-          open[cpu ":" depth] = name
-          if (top[cpu] == "" || depth < top[cpu]) top[cpu] = depth
-      } else if (name ~ /^\} \/\* /) {
-          sub(/^\} \/\* /, "", name); sub(/ \*\/$/, "", name); closes++
-          if (open[cpu ":" depth] != "") {
-              if (open[cpu ":" depth] != name) {
-                  mis++
-                  if (mis < 4) print "misattributed: cpu " cpu " depth " depth " open " open[cpu ":" depth] " closed " name > "/dev/stderr"
-              } else matched++
-              delete open[cpu ":" depth]
-          } else if (top[cpu] != "" && top[cpu] <= depth) {
-              orphan++
-              if (orphan < 4) print "unopened: cpu " cpu " depth " depth " " name > "/dev/stderr"
-          } else early++
-      } else if (name ~ /\(\);$/) leaves++
-      else other++ }
-    END { printf "opens=%d closes=%d matched=%d leaves=%d early_closes=%d unopened=%d misattributed=%d negative=%d other=%d\n", opens, closes, matched, leaves, early + 0, orphan + 0, mis + 0, neg + 0, other + 0 }')
+res=$(graph_nesting $W/final)
 hdr=$(grep '^# returns not hooked' $W/final | sed 's/^# //')
 anomalies=0
 [ -f $W/anomalies ] && { anomalies=$(wc -l <$W/anomalies); head -10 $W/anomalies; }

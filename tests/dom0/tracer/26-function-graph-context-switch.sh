@@ -1,8 +1,8 @@
 # function_graph on the functions of the scheduler and the context switch,
 # whose stacks Xen abandons (reset_stack_and_jump()): while dom0 keeps both
 # its vCPUs busy, Xen must not crash, and every "}" must close the call open
-# at its depth on its CPU (a return never given to another function); no
-# duration is negative.
+# at its depth on its stack (graph_nesting: a pCPU's on x86_64, a vCPU's on
+# arm64; a return never given to another function); no duration is negative.
 . /opt/dyntrace/tests/lib.sh
 reset_tracing
 run xenhypfs write $T/set_function_filter "*schedule* *context_switch* *softirq* vcpu_* do_xen_version xen_extra_version"
@@ -16,27 +16,7 @@ xenhypfs write $T/tracing_on 0 || fail "off"
 xenhypfs cat $T/trace >/tmp/cs || fail "reading the trace"
 head -n 20 /tmp/cs
 grep '^# returns not hooked' /tmp/cs
-# Per CPU, open[d] is the call opened at depth d (indent 2*d).
-res=$(grep -v '^#' /tmp/cs | awk -F'|' '
-    NF >= 3 { split($1, a, ")"); cpu = a[1] + 0; d = $2; f = $3
-      if (d ~ /-/) neg++
-      match(f, /^ */); depth = RLENGTH / 2; name = substr(f, RLENGTH + 1)
-      if (name ~ /\(\) \{$/) {
-          sub(/\(\) \{$/, "", name); opens++
-          for (k = depth + 1; k <= 64; k++) delete open[cpu ":" k]
-          open[cpu ":" depth] = name
-      } else if (name ~ /^\} \/\* /) {
-          sub(/^\} \/\* /, "", name); sub(/ \*\/$/, "", name); closes++
-          if (open[cpu ":" depth] != "") {
-              if (open[cpu ":" depth] != name) {
-                  mis++
-                  if (mis < 4) print "misattributed: cpu " cpu " depth " depth " open " open[cpu ":" depth] " closed " name > "/dev/stderr"
-              } else matched++
-              delete open[cpu ":" depth]
-          }
-      } else if (name ~ /\(\);$/) leaves++
-      else other++ }
-    END { printf "opens=%d closes=%d matched=%d leaves=%d misattributed=%d negative=%d other=%d\n", opens, closes, matched, leaves, mis + 0, neg + 0, other + 0 }')
+res=$(graph_nesting /tmp/cs)
 echo "$res"
 case "$res" in *" misattributed=0 negative=0 other=0") ;; *) fail "bad graph: $res" ;; esac
 m=$(echo "$res" | sed 's/.*matched=\([0-9]*\).*/\1/')

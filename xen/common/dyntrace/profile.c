@@ -78,8 +78,12 @@ static cpumask_t prof_cpus;
 static bool prepared;
 /* P3. */
 static uint32_t prof_gen = 1;
-/* Are returns timed (set by prepare(), before the callback runs)? */
+/*
+ * Are returns timed (set by prepare(), before the callback runs)?  If not,
+ * why.
+ */
 static bool timing;
+static const char *untimed_why = "no return hooking on this architecture";
 
 static struct prof_table *table_alloc(void)
 {
@@ -203,11 +207,7 @@ static int cf_check profile_prepare(void)
     int rc = 0;
 
 #ifdef ARCH_DYNTRACE_RETURN
-    {
-        const char *why;
-
-        timing = !arch_dyntrace_return_usable(&why);
-    }
+    timing = !arch_dyntrace_return_usable(&untimed_why);
 #endif
     if ( !get_cpu_maps() )
         return -EBUSY;
@@ -489,9 +489,9 @@ static int print_rows(struct dyntrace_text *t, const struct prof_row *rows,
     {
         dyntrace_text_printf(t, max,
             "# profiler: %s, %s, hits missed (table full): %"PRIu64
-            "%s\n",
+            "%s%s\n",
             dt_profiler_is_active() ? "on" : "off", cpus, missed,
-            timing ? "" : ", returns not timed on this architecture");
+            timing ? "" : ", returns not timed: ", timing ? "" : untimed_why);
         dyntrace_text_printf(t, max, "%s  %-30s  %10s  %16s  %14s  %14s\n"
                              "%s  %-30s  %10s  %16s  %14s  %14s\n",
                              domain ? "  Domain  " : "",
