@@ -273,6 +273,18 @@ wait_domu() {
         { tail -30 /var/log/xen/console/guest-$1.log; fail "the domU $1 did not finish in $2 s"; }
 }
 
+# graph_run N FILE: clear, N reads of /sys/hypervisor/version/extra with
+# tracing on, then the trace into FILE (and shown).
+graph_run() {
+    xenhypfs write $T/trace "" || fail "clear"
+    xenhypfs write $T/tracing_on 1 || fail "on"
+    i=0
+    while [ $i -lt $1 ]; do cat /sys/hypervisor/version/extra >/dev/null; i=$((i + 1)); done
+    xenhypfs write $T/tracing_on 0 || fail "off"
+    xenhypfs cat $T/trace >"$2" || fail "reading the trace"
+    cat "$2"
+}
+
 # graph_nesting FILE: the nesting of a function_graph trace, per stack: every
 # "}" must close the call open at its depth with the same name (a "}" whose
 # entry the ring already overwrote may only come before any call at or above

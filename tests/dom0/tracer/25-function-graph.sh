@@ -11,17 +11,6 @@ run xenhypfs write $T/set_function_filter "do_xen_version xen_extra_version"
 run xenhypfs write $T/current_tracer function_graph
 N=7
 
-# graph_run FILE: clear, N reads with tracing on, the trace into FILE.
-graph_run() {
-    xenhypfs write $T/trace "" || fail "clear"
-    xenhypfs write $T/tracing_on 1 || fail "on"
-    i=0
-    while [ $i -lt $N ]; do cat /sys/hypervisor/version/extra >/dev/null; i=$((i + 1)); done
-    xenhypfs write $T/tracing_on 0 || fail "off"
-    xenhypfs cat $T/trace >"$1" || fail "reading the trace"
-    cat "$1"
-}
-
 # groups FILE: per CPU, each "do_xen_version() {" followed by its leaf and its
 # "}"; counts of each, of lines out of that order, and of parents shorter
 # than their child.
@@ -36,14 +25,14 @@ groups() {
     END { printf "groups=%d leaves=%d closes=%d out_of_order=%d parent_shorter=%d other=%d\n", opens, leaf, closes, bad, shorter, other }'
 }
 
-graph_run /tmp/g1
+graph_run $N /tmp/g1
 head -n1 /tmp/g1 | grep -q '^# tracer: function_graph$' || fail "no function_graph header"
 expect_eq "nested groups" "groups=$N leaves=$N closes=$N out_of_order=0 parent_shorter=0 other=0" "$(groups /tmp/g1)"
 
 # max_graph_depth 1: only the outer calls, as leaves (the N reads and dom0's
 # other version calls).
 run xenhypfs write $T/max_graph_depth 1
-graph_run /tmp/g2
+graph_run $N /tmp/g2
 n=$(grep -c '|  do_xen_version();$' /tmp/g2)
 [ "$n" -ge $N ] || fail "only $n outer calls at depth 1"
 expect_eq "other lines at depth 1" 0 "$(record_lines /tmp/g2 | grep -vc '|  do_xen_version();$')"
@@ -52,10 +41,10 @@ run xenhypfs write $T/max_graph_depth 0
 
 # tracing_thresh: an hour keeps nothing; 1 us keeps returns only, each at least 1 us.
 run xenhypfs write $T/tracing_thresh 3600000000
-graph_run /tmp/g3
+graph_run $N /tmp/g3
 expect_eq "records over an hour" 0 "$(record_lines /tmp/g3 | wc -l)"
 run xenhypfs write $T/tracing_thresh 1
-graph_run /tmp/g4
+graph_run $N /tmp/g4
 n=$(record_lines /tmp/g4 | wc -l)
 [ "$n" -ge 1 ] || fail "no return took 1 us"
 expect_eq "lines that are not a return" 0 "$(record_lines /tmp/g4 | grep -vc '} /\* [a-z_]* \*/$')"

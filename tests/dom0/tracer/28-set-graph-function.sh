@@ -14,22 +14,12 @@ run xenhypfs write $T/set_graph_function xen_extra_version
 expect_eq "read back" xen_extra_version "$(xenhypfs cat $T/set_graph_function)"
 run xenhypfs write $T/current_tracer function_graph
 
-graph_run() { # FILE
-    xenhypfs write $T/trace "" || fail "clear"
-    xenhypfs write $T/tracing_on 1 || fail "on"
-    i=0
-    while [ $i -lt $N ]; do cat /sys/hypervisor/version/extra >/dev/null; i=$((i + 1)); done
-    xenhypfs write $T/tracing_on 0 || fail "off"
-    xenhypfs cat $T/trace >"$1" || fail "reading the trace"
-    cat "$1"
-}
-
-graph_run /tmp/s1
+graph_run $N /tmp/s1
 expect_eq "leaves of xen_extra_version at depth 1" $N "$(record_lines /tmp/s1 | grep -c '|  xen_extra_version();$')"
 expect_eq "other lines" 0 "$(record_lines /tmp/s1 | grep -vc '|  xen_extra_version();$')"
 
 run xenhypfs write $T/set_graph_function do_xen_version
-graph_run /tmp/s2
+graph_run $N /tmp/s2
 expect_eq "groups under do_xen_version" $N "$(record_lines /tmp/s2 | grep -c '|  do_xen_version() {$')"
 expect_eq "children" $N "$(record_lines /tmp/s2 | grep -c '|    xen_extra_version();$')"
 expect_eq "lines that are not do_xen_version's tree" 0 \
@@ -38,6 +28,6 @@ expect_eq "lines that are not do_xen_version's tree" 0 \
 # An edit in place: "!do_xen_version" empties it, every call is shown again.
 run xenhypfs write $T/set_graph_function '!do_xen_version'
 expect_eq "after the edit" "" "$(xenhypfs cat $T/set_graph_function)"
-graph_run /tmp/s3
+graph_run $N /tmp/s3
 expect_eq "groups with the set empty" $N "$(record_lines /tmp/s3 | grep -c '|  do_xen_version() {$')"
 reset_tracing

@@ -404,23 +404,34 @@ static int cf_check cpumask_write(struct hypfs_entry_leaf *leaf,
     return scope_write(true, leaf, uaddr, ulen);
 }
 
+/* A boolean as HypFS writes it: one byte, 0 or 1. */
+static int bool_write(bool *val, XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                      unsigned int ulen)
+{
+    uint8_t byte;
+
+    if ( ulen != sizeof(byte) )
+        return -EDOM;
+    if ( copy_from_guest(&byte, uaddr, 1) )
+        return -EFAULT;
+    if ( byte > 1 )
+    {
+        snprintf(bad_word, sizeof(bad_word), "%u", byte);
+        return -EINVAL;
+    }
+    *val = byte;
+
+    return 0;
+}
+
 static int cf_check tracing_on_write(struct hypfs_entry_leaf *leaf,
                                      XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
                                      unsigned int ulen)
 {
-    uint8_t val;
+    bool on;
+    int rc = bool_write(&on, uaddr, ulen);
 
-    if ( ulen != sizeof(val) )
-        return -EDOM;
-    if ( copy_from_guest(&val, uaddr, 1) )
-        return -EFAULT;
-    if ( val > 1 )
-    {
-        snprintf(bad_word, sizeof(bad_word), "%u", val);
-        return -EINVAL;
-    }
-
-    return dt_state_set_on(val);
+    return rc ?: dt_state_set_on(on);
 }
 
 /*
@@ -432,22 +443,13 @@ static int cf_check profile_write(struct hypfs_entry_leaf *leaf,
                                   XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
                                   unsigned int ulen)
 {
-    uint8_t val;
-    int rc = may_patch();
+    bool on;
+    int rc = may_patch() ?: bool_write(&on, uaddr, ulen);
 
     if ( rc )
         return rc;
-    if ( ulen != sizeof(val) )
-        return -EDOM;
-    if ( copy_from_guest(&val, uaddr, 1) )
-        return -EFAULT;
-    if ( val > 1 )
-    {
-        snprintf(bad_word, sizeof(bad_word), "%u", val);
-        return -EINVAL;
-    }
     rc = dt_request(&(struct dt_change){
-        .profile = val ? DT_PROFILE_ON : DT_PROFILE_OFF });
+        .profile = on ? DT_PROFILE_ON : DT_PROFILE_OFF });
     if ( rc == -ENODATA )
         set_bad_word("(set_function_filter is empty)");
     else if ( rc == -EOPNOTSUPP )
