@@ -20,9 +20,10 @@
  * P3  A restart (profiling switched on) only bumps prof_gen, in the
  *     rendezvous.  A table counts for the generation in its gen; a table
  *     of an older one is empty to readers, and its CPU wipes it before
- *     its next count (on its own, so no writer races the wipe).  A reader
- *     keeps a copy only if the table's gen was the current one before and
- *     after it.  An offline CPU's table is thus cleared by a restart too.
+ *     its next count (on its own, so no writer races the wipe), with gen 0
+ *     while it does.  A reader keeps a copy only if the table's gen was
+ *     the current one before and after it.  An offline CPU's table is
+ *     thus cleared by a restart too.
  * P4  A return is timed into the slot its entry counted, if the table is
  *     still of the generation the entry saw (the entry's cookie).
  * P5  Tables are allocated before profiling can start (prepare(), and
@@ -39,7 +40,6 @@
 #include <xen/lib.h>
 #include <xen/notifier.h>
 #include <xen/sched.h>
-#include <xen/sort.h>
 #include <xen/time.h>
 #include <xen/vmap.h>
 #include <asm/system.h>
@@ -152,11 +152,16 @@ static void cf_check profile_call(unsigned long ip, unsigned long parent_ip,
     gen = ACCESS_ONCE(prof_gen);
     if ( t->gen != gen )
     {
-        /* P3: the wipe, by the table's own CPU. */
-        write_atomic(&t->gen, gen);
-        smp_wmb();              /* pairs with copy_table()'s first rmb */
+        /*
+         * P3: the wipe, by the table's own CPU, under generation 0 (never
+         * a live one): a reader that saw any of it sees gen changed.
+         */
+        write_atomic(&t->gen, 0);
+        smp_wmb();              /* pairs with copy_table()'s second rmb */
         memset(t->s, 0, sizeof(t->s));
         t->missed = 0;
+        smp_wmb();              /* pairs with copy_table()'s first rmb */
+        write_atomic(&t->gen, gen);
     }
     i = slot_find(t, ip, current->domain->domain_id);
     if ( i == PROF_SLOTS )
@@ -358,12 +363,44 @@ static int cf_check cmp_domain_cost(const void *a, const void *b)
     return cmp_cost(a, b);
 }
 
-static void cf_check swap_rows(void *a, void *b, size_t size)
+/*
+ * Heapsort of rows by cmp (Xen's sort() changed its swap callback's type
+ * between the releases this serves; the rows are one type anyway).
+ */
+static void sift_down(struct prof_row *rows, unsigned int root,
+                      unsigned int n, int (*cmp)(const void *, const void *))
 {
-    struct prof_row t = *(struct prof_row *)a;
+    unsigned int child;
 
-    *(struct prof_row *)a = *(struct prof_row *)b;
-    *(struct prof_row *)b = t;
+    for ( ; (child = 2 * root + 1) < n; root = child )
+    {
+        struct prof_row t;
+
+        if ( child + 1 < n && cmp(&rows[child], &rows[child + 1]) < 0 )
+            child++;
+        if ( cmp(&rows[root], &rows[child]) >= 0 )
+            return;
+        t = rows[root];
+        rows[root] = rows[child];
+        rows[child] = t;
+    }
+}
+
+static void sort_rows(struct prof_row *rows, unsigned int n,
+                      int (*cmp)(const void *, const void *))
+{
+    unsigned int i;
+
+    for ( i = n / 2; i-- > 0; )
+        sift_down(rows, i, n, cmp);
+    for ( i = n; i-- > 1; )
+    {
+        struct prof_row t = rows[0];
+
+        rows[0] = rows[i];
+        rows[i] = t;
+        sift_down(rows, 0, i, cmp);
+    }
 }
 
 /*
@@ -378,7 +415,7 @@ static unsigned int merge_rows(struct prof_row *rows, unsigned int n,
     if ( !by_domain )
         for ( i = 0; i < n; i++ )
             rows[i].domid = 0;
-    sort(rows, n, sizeof(*rows), cmp_key, swap_rows);
+    sort_rows(rows, n, cmp_key);
     for ( i = 0; i < n; i++ )
     {
         if ( m && !cmp_key(&rows[m - 1], &rows[i]) )
@@ -391,8 +428,7 @@ static unsigned int merge_rows(struct prof_row *rows, unsigned int n,
         else
             rows[m++] = rows[i];
     }
-    sort(rows, m, sizeof(*rows), by_domain ? cmp_domain_cost : cmp_cost,
-         swap_rows);
+    sort_rows(rows, m, by_domain ? cmp_domain_cost : cmp_cost);
 
     return m;
 }
@@ -554,7 +590,7 @@ static int cf_check profile_print_domains(struct dyntrace_text *t)
         /* Pairs beyond one table's worth: counted as missed. */
         if ( n > PROF_SLOTS )
         {
-            sort(rows, n, sizeof(*rows), cmp_domain_cost, swap_rows);
+            sort_rows(rows, n, cmp_domain_cost);
             for ( ; n > PROF_SLOTS; n-- )
                 missed += rows[n - 1].hits;
         }
@@ -577,6 +613,11 @@ static const struct dt_profiler profiler = {
 static int __init cf_check profile_init(void)
 {
     BUILD_BUG_ON(PROF_SLOTS > 0x10000);
+
+#ifdef ARCH_DYNTRACE_RETURN
+    /* What the headers say before the first prepare(). */
+    timing = !arch_dyntrace_return_usable(&untimed_why);
+#endif
 
     register_cpu_notifier(&cpu_nfb);
     dt_ret_set_hook(DT_RET_PROFILE, profile_return);
