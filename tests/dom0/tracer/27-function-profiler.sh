@@ -103,7 +103,7 @@ expect_eq "profiled hits under function" $N "$(all_cpus xen_extra_version)"
     reads $N
     xenhypfs write $T/tracing_on 0 || fail "off"
     xenhypfs cat $T/trace >/tmp/g || fail "trace"
-    expect_eq "graph leaves of xen_extra_version" $N "$(grep -c '|    xen_extra_version();$' /tmp/g)"
+    expect_eq "graph leaves of xen_extra_version" $N "$(grep -c '|  *xen_extra_version();$' /tmp/g)"
     expect_eq "profiled hits under function_graph" $N "$(all_cpus xen_extra_version)"
     awk '$1 == "xen_extra_version" && !($3 > 0) { exit 1 }' /tmp/all || fail "not timed under function_graph"
 }
