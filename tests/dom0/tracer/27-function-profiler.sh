@@ -85,11 +85,7 @@ expect_eq "hits after the refusal" 4 "$(all_cpus xen_extra_version)"
 run xenhypfs write $T/function_profile_enabled 0
 run xenhypfs write $T/current_tracer function
 run xenhypfs write $T/function_profile_enabled 1
-xenhypfs write $T/trace "" || fail "clear"
-xenhypfs write $T/tracing_on 1 || fail "on"
-reads $N
-xenhypfs write $T/tracing_on 0 || fail "off"
-xenhypfs cat $T/trace >/tmp/t || fail "trace"
+graph_run $N /tmp/t
 expect_eq "function records of xen_extra_version" $N "$(count_records /tmp/t xen_extra_version)"
 expect_eq "profiled hits under function" $N "$(all_cpus xen_extra_version)"
 
@@ -98,11 +94,7 @@ expect_eq "profiled hits under function" $N "$(all_cpus xen_extra_version)"
     run xenhypfs write $T/current_tracer function_graph
     run xenhypfs write $T/function_profile_enabled 0
     run xenhypfs write $T/function_profile_enabled 1
-    xenhypfs write $T/trace "" || fail "clear"
-    xenhypfs write $T/tracing_on 1 || fail "on"
-    reads $N
-    xenhypfs write $T/tracing_on 0 || fail "off"
-    xenhypfs cat $T/trace >/tmp/g || fail "trace"
+    graph_run $N /tmp/g
     expect_eq "graph leaves of xen_extra_version" $N "$(grep -c '|  *xen_extra_version();$' /tmp/g)"
     expect_eq "profiled hits under function_graph" $N "$(all_cpus xen_extra_version)"
     awk '$1 == "xen_extra_version" && !($3 > 0) { exit 1 }' /tmp/all || fail "not timed under function_graph"

@@ -165,23 +165,9 @@ int dt_state_graph_text(struct dyntrace_text *t)
 
 bool dt_state_graph_root(unsigned long ip)
 {
-    const unsigned long *table = dt_sites_table();
-    unsigned int lo = 0, hi = dt_sites_nr();
+    int i = dt_site_index(ip);
 
-    /* The sites are sorted by address. */
-    while ( lo < hi )
-    {
-        unsigned int mid = lo + (hi - lo) / 2;
-
-        if ( table[mid] == ip )
-            return test_bit(mid, sets[DT_GRAPH].map);
-        if ( table[mid] < ip )
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-
-    return false;
+    return i >= 0 && test_bit(i, sets[DT_GRAPH].map);
 }
 
 unsigned int dt_state_set_copy(enum dt_set which, unsigned long *map)

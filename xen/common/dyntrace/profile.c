@@ -78,10 +78,7 @@ static cpumask_t prof_cpus;
 static bool prepared;
 /* P3. */
 static uint32_t prof_gen = 1;
-/*
- * Are returns timed (set by prepare(), before the callback runs)?  If not,
- * why.
- */
+/* Are returns timed (fixed at boot: CET is)?  If not, why. */
 static bool timing;
 static const char *untimed_why = "no return hooking on this architecture";
 
@@ -211,9 +208,6 @@ static int cf_check profile_prepare(void)
     unsigned int cpu;
     int rc = 0;
 
-#ifdef ARCH_DYNTRACE_RETURN
-    timing = !arch_dyntrace_return_usable(&untimed_why);
-#endif
     if ( !get_cpu_maps() )
         return -EBUSY;
     for_each_online_cpu ( cpu )
@@ -615,7 +609,6 @@ static int __init cf_check profile_init(void)
     BUILD_BUG_ON(PROF_SLOTS > 0x10000);
 
 #ifdef ARCH_DYNTRACE_RETURN
-    /* What the headers say before the first prepare(). */
     timing = !arch_dyntrace_return_usable(&untimed_why);
 #endif
 

@@ -78,6 +78,13 @@ static unsigned int first_site_ending_after(unsigned long addr)
     return lo;
 }
 
+int dt_site_index(unsigned long addr)
+{
+    unsigned int i = first_site_ending_after(addr);
+
+    return i < nr_sites && sites[i] == addr ? (int)i : -1;
+}
+
 /* Any overlap counts: a range starting inside a site is traced too. */
 bool dyntrace_range_is_traced(unsigned long start, unsigned long end)
 {

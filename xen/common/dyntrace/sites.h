@@ -11,6 +11,8 @@ unsigned long dt_site_addr(unsigned int i);
 /* All dt_sites_nr() addresses, sorted. */
 const unsigned long *dt_sites_table(void);
 const char *dt_site_name(unsigned int i);
+/* The index of the site at addr, or -1 (any context: no lock, no write). */
+int dt_site_index(unsigned long addr);
 
 /*
  * Which sites are traced (patched).  Changed only in the livepatch
