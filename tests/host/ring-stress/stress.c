@@ -179,6 +179,7 @@ enum check {
     CK_ASSERT,
     CK_PROGRESS,
     CK_PIPE,
+    CK_ANCHOR,
     CK_NR
 };
 
@@ -198,6 +199,8 @@ static const char *const check_name[CK_NR] = {
     [CK_CPUS] = "snapshot lists every CPU owning a buffer, online or not",
     [CK_ASSERT] = "ring.c assertions and return codes",
     [CK_PROGRESS] = "every operation completes (no deadlock, bounded holds)",
+    [CK_ANCHOR] = "clock anchors copied whole and in order, held copies and "
+                  "consuming reads' alike (B14)",
     [CK_PIPE] = "consuming reads: each record consumed at most once, in "
                 "sequence; a commit starts where the last one ended (or at 0 "
                 "after a clear); losses cover every record skipped",
@@ -268,6 +271,7 @@ static uint64_t n_pipe_reads, n_pipe_again, n_pipe_busy, n_pipe_records;
 static uint64_t n_pipe_lost;
 static uint64_t n_toggles, n_toggle_busy, n_hotplug, n_nmis, n_rounds;
 static uint64_t n_exact_rounds, n_nested_at[STUB_AT_NR], n_buffers_checked;
+static uint64_t n_anchors_checked;
 static uint64_t n_off_checks, n_alloc_fail_up;
 static uint64_t worker_progress[NWORKERS];
 
@@ -393,6 +397,9 @@ static void record(unsigned long ip, unsigned long parent_ip,
     rec->cpu = cpu;
     rec->flags = flags;
     rec->pad = 0;
+    /* Now and then a clock anchor, as function.c takes one (B14). */
+    if ( !(flags & DT_FLAG_IN_NMI) && rnd() % 4 == 0 )
+        dt_ring_anchor(r, r->anchor_stamp + 1 + rnd() % 5);
 
     dt_ring_commit(r);
 }
@@ -671,6 +678,25 @@ static bool record_ok(const struct rec *r, unsigned int cpu)
            r->pad == 0 && (r->ts >> SEQ_SHIFT) != 0;
 }
 
+/* A copy's anchors: each whole (ns = stamp * 3 + 1), stamps increasing. */
+static void check_anchors(const struct dt_ring_copy *c, const char *who)
+{
+    unsigned int j;
+
+    if ( c->nr_anchors > DT_ANCHORS )
+        anomaly(CK_ANCHOR, "%s: CPU%u %u anchors", who, c->cpu, c->nr_anchors);
+    for ( j = 0; j < c->nr_anchors && j < DT_ANCHORS; j++ )
+        if ( c->anchors[j].ns != (s_time_t)(c->anchors[j].stamp * 3 + 1) ||
+             (j && c->anchors[j].stamp <= c->anchors[j - 1].stamp) )
+        {
+            anomaly(CK_ANCHOR, "%s: CPU%u anchor %u/%u torn or out of order: "
+                    "stamp %" PRIu64 " ns %" PRId64, who, c->cpu, j,
+                    c->nr_anchors, c->anchors[j].stamp, c->anchors[j].ns);
+            break;
+        }
+    INC(&n_anchors_checked);
+}
+
 static void check_snapshot(const struct dt_ring_snapshot *s, const char *who,
                            const uint64_t *acc_before, const uint64_t *acc_after,
                            const uint64_t *floor, unsigned int nb_lo,
@@ -702,6 +728,7 @@ static void check_snapshot(const struct dt_ring_snapshot *s, const char *who,
             continue;
         }
         prev = k;
+        check_anchors(c, who);
 
         /* What is not yet consumed: at most the buffer's size. */
         avail = c->written - c->read_at;
@@ -881,6 +908,7 @@ static void consume_one(void)
         struct dt_ring_copy *c = &s->cpu[i];
         const struct rec *recs = c->recs;
 
+        check_anchors(c, "consumer");
         for ( j = 0; j < c->nr; j++ )
             if ( !record_ok(&recs[j], c->cpu) ||
                  (j && recs[j].ts >> SEQ_SHIFT !=
@@ -1420,6 +1448,8 @@ static void report(double secs)
            READ(&n_resize_nomem), READ(&n_toggles),
            READ(&n_toggle_busy), READ(&n_off_checks), READ(&n_hotplug),
            READ(&n_alloc_fail_up));
+    printf("# anchors: %" PRIu64 " copies' anchors checked\n",
+           READ(&n_anchors_checked));
     printf("# consumers: %" PRIu64 " reads committed (%" PRIu64 " records, "
            "%" PRIu64 " lost), %" PRIu64 " EAGAIN (the other consumed "
            "first), %" PRIu64 " busy\n", READ(&n_pipe_reads),

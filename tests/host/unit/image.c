@@ -259,16 +259,27 @@ int arch_dyntrace_patch(unsigned long site, bool enable)
     return 0;
 }
 
-/* The fake TSC runs at 2 GHz: two ticks per nanosecond of NOW(). */
-uint64_t arch_dyntrace_nmi_stamp(void)
-{
-    return (uint64_t)stub_now_ns * 2;
-}
+/*
+ * The fake TSC (rdtsc_ordered(), include/asm/msr.h) runs at 2 GHz: two ticks
+ * per nanosecond of NOW().  x86 asm/dyntrace.h converts with cpu_khz and
+ * get_s_time_fixed() (include/xen/time.h).
+ */
+unsigned long cpu_khz = 2000000;
+/* A recalibration moves the conversion by this much (t_anchors). */
+s_time_t stub_calibration_ns;
 
-s_time_t arch_dyntrace_stamp_to_ns(uint64_t stamp)
+s_time_t get_s_time_fixed(uint64_t stamp)
 {
     if ( stub_nmi_count || stub_mce_count )
-        stub_anomaly("arch_dyntrace_stamp_to_ns() in NMI/MCE context");
+        stub_anomaly("get_s_time_fixed() in NMI/MCE context");
 
-    return stamp / 2;
+    return stamp / 2 + stub_calibration_ns;
 }
+
+/* The x86 fast entry's anchor thunk: the harness never takes that path. */
+void dyntrace_anchor_thunk(void);
+void dyntrace_anchor_thunk(void)
+{
+    stub_anomaly("dyntrace_anchor_thunk() called");
+}
+

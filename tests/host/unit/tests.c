@@ -734,6 +734,47 @@ void t_counters(void)
     free(s);
 }
 
+/*
+ * ---- B14: records keep the TSC; the anchors keep each one's NOW() across
+ * a recalibration ----
+ */
+
+void t_anchors(void)
+{
+    const s_time_t t = SECONDS(7);
+    struct dt_ring *r;
+    char *s;
+    bool good;
+
+    boot(NCPUS, NF);
+    start_tracing("gfunc_002");
+    stub_calibration_ns = 0;
+    record(1, 2, 3, t);
+    record(1, 2, 3, t + MICROSECS(1));
+    r = dt_rings[1];
+    good = r->nr_anchors == 1 && r->anchor[0].stamp == 2 * (uint64_t)t &&
+           r->anchor[0].ns == t;
+    /*
+     * The calibration moves: converting the old stamps now would put them
+     * 300 us later.  A record DT_ANCHOR_PERIOD ticks on takes a new anchor,
+     * with the new calibration.
+     */
+    stub_calibration_ns = MICROSECS(300);
+    record(1, 2, 3, t + MILLISECS(20));
+    good &= r->nr_anchors == 2;
+    s = tool_read("trace");
+    ok(good && s &&
+       strstr(s, "...     7.000000: gfunc_002 <-gfunc_003\n") &&
+       strstr(s, "...     7.000001: gfunc_002 <-gfunc_003\n") &&
+       strstr(s, "...     7.020300: gfunc_002 <-gfunc_003\n") &&
+       !strstr(s, "7.000300") && !strstr(s, "7.000301"),
+       "B14: a record's time is NOW() when it was taken, from its anchor, "
+       "after the calibration moved; a record a period later takes a new "
+       "anchor (anchors %u)", r->nr_anchors);
+    free(s);
+    stub_calibration_ns = 0;
+}
+
 /* ---- Defect 12: writes that patch text need the livepatch permission ---- */
 
 void t_permission(void)

@@ -402,6 +402,7 @@ static const struct test tests[] = {
     { "functional", "rendezvous-retry", t_rendezvous_retry },
     { "functional", "boot-errors", t_boot_errors },
     { "functional", "counters", t_counters },
+    { "functional", "anchors", t_anchors },
     { "functional", "permission", t_permission },
     { "functional", "overlap", t_overlap },
     { "functional", "rollback", t_rollback },

@@ -93,6 +93,7 @@ void t_pending_op(void);
 void t_rendezvous_retry(void);
 void t_boot_errors(void);
 void t_counters(void);
+void t_anchors(void);
 void t_permission(void);
 void t_overlap(void);
 void t_rollback(void);

@@ -116,16 +116,6 @@ void __init arch_dyntrace_init_sites(const unsigned long *sites,
            converted, nr);
 }
 
-/* Arm has no NMI, and NOW() reads the generic timer: safe everywhere. */
-uint64_t arch_dyntrace_nmi_stamp(void)
-{
-    return NOW();
-}
-
-s_time_t arch_dyntrace_stamp_to_ns(uint64_t stamp)
-{
-    return stamp;
-}
 
 /*
  * Returns can always be hooked: the return address is in a register the

@@ -11,6 +11,10 @@
  * ret is the address of the slot that holds the return address: a callback
  * may divert the return to dyntrace_return_trampoline (below).
  *
+ * With no scope set and the function tracer alone running (dt_fast_active),
+ * it only calls dyntrace_fast_entry(), which keeps every register itself
+ * (ARCH_DYNTRACE_FAST_ENTRY) and finds ip and parent_ip from its frame.
+ *
  * When a scope is set (dt_scope.active, its first word, non-zero), it is
  * tested first, before the registers are saved: dyntrace_scope_entry()
  * preserves every register but %rax, so a call filtered out costs a push,
@@ -22,8 +26,13 @@
 #include <asm/asm_defns.h>
 #include <asm/dyntrace.h>
 
-/* Registers saved below (rax, rcx, rdx, rsi, rdi, r8-r11), 8 bytes each. */
-#define SAVED_REGS      9
+/*
+ * Registers saved below (rax, rcx, rdx, rsi, rdi, r8, r9), 8 bytes each: the
+ * argument registers and %rax.  %r10 and %r11 are dead at a C function's
+ * entry (scratch; %r10 would be a nested function's static chain, which Xen
+ * has none of), as Linux's ftrace_caller also assumes.
+ */
+#define SAVED_REGS      7
 /* Padding that keeps %rsp 16-byte aligned at the call. */
 #define ALIGN_PAD       8
 /* Where the return addresses are, above the saved registers and padding. */
@@ -39,8 +48,6 @@
         push    %rdi
         push    %r8
         push    %r9
-        push    %r10
-        push    %r11
         sub     $ALIGN_PAD, %rsp        /* 16-byte alignment for the call */
 
         mov     RET_TO_BODY(%rsp), %rdi /* return address into the body */
@@ -50,8 +57,6 @@
         call    \dispatcher
 
         add     $ALIGN_PAD, %rsp
-        pop     %r11
-        pop     %r10
         pop     %r9
         pop     %r8
         pop     %rdi
@@ -65,6 +70,12 @@
 FUNC(dyntrace_trampoline)
         cmpl    $0, dt_scope(%rip)      /* dt_scope.active */
         jne     .Lscoped
+        cmpb    $0, dt_fast_active(%rip)
+        je      .Ldispatch
+        call    dyntrace_fast_entry     /* every register kept */
+        RET
+
+.Ldispatch:
         DISPATCH dyntrace_dispatch
         RET
 
@@ -78,3 +89,47 @@ FUNC(dyntrace_trampoline)
 .Lout:
         RET
 END(dyntrace_trampoline)
+
+/*
+ * dt_ring_anchor(%rdi, %rsi) for dyntrace_fast_entry(), which must find
+ * every register as it was (asm/dyntrace.h, arch_dyntrace_fast_anchor()):
+ * save the call-clobbered ones, align the stack for the C call.
+ */
+FUNC(dyntrace_anchor_thunk)
+        push    %rax
+        push    %rcx
+        push    %rdx
+        push    %rsi
+        push    %rdi
+        push    %r8
+        push    %r9
+        push    %r10
+        push    %r11
+        push    %rbp
+        mov     %rsp, %rbp
+        and     $~15, %rsp
+        call    dt_ring_anchor
+        mov     %rbp, %rsp
+        pop     %rbp
+        pop     %r11
+        pop     %r10
+        pop     %r9
+        pop     %r8
+        pop     %rdi
+        pop     %rsi
+        pop     %rdx
+        pop     %rcx
+        pop     %rax
+        RET
+END(dyntrace_anchor_thunk)
+
+/*
+ * The function tracer (common/dyntrace/function.c, a later patch of the
+ * series than this file) defines dyntrace_fast_entry().  Until it does,
+ * nothing sets dt_fast_active and this default is never called.
+ */
+        .weak   dyntrace_fast_entry
+        .type   dyntrace_fast_entry, @function
+dyntrace_fast_entry:
+        RET
+        .size   dyntrace_fast_entry, . - dyntrace_fast_entry

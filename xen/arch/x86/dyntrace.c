@@ -155,25 +155,6 @@ void __init arch_dyntrace_init_sites(const unsigned long *sites,
            converted, nr);
 }
 
-/*
- * NOW() reads this CPU's calibration (stamp and scale), which its owner
- * rewrites with IRQs off but not NMIs: an NMI or MCE handler can read it
- * torn.  There, a record keeps the TSC (as xentrace does) and is converted
- * when the trace is read, in ordinary context.
- */
-uint64_t arch_dyntrace_nmi_stamp(void)
-{
-    uint32_t lo, hi;
-
-    asm volatile ( "lfence; rdtsc" : "=a" (lo), "=d" (hi) );
-
-    return ((uint64_t)hi << 32) | lo;
-}
-
-s_time_t arch_dyntrace_stamp_to_ns(uint64_t stamp)
-{
-    return get_s_time_fixed(stamp);
-}
 
 /*
  * A diverted return (common/dyntrace/return.c) rewrites a return address on

@@ -17,6 +17,7 @@
 #include "output.h"
 #include "ring.h"
 #include "scope.h"
+#include "tracer.h"
 
 /*
  * Recording on or off: dt_recording says whether the callback writes
@@ -124,14 +125,20 @@ static void heap_down(struct cursor *h, unsigned int n, unsigned int i)
     }
 }
 
-/* An NMI/MCE record's timestamp in NOW()'s nanoseconds (for reading it). */
-static void stamp_to_ns(struct dyntrace_record *r)
+/*
+ * A record's raw stamp in NOW()'s nanoseconds, with its buffer's anchors
+ * (B14), for reading it.  A function_graph return's entry time is its own
+ * time less the duration at the nominal rate: never after it.
+ */
+void dt_record_to_ns(const struct dt_ring_copy *c, struct dyntrace_record *r)
 {
     if ( r->flags & DT_FLAG_RAW_TS )
     {
-        r->ts = arch_dyntrace_stamp_to_ns(r->ts);
+        s_time_t ns = dt_copy_stamp_to_ns(c, r->ts);
+
         if ( r->flags & DT_FLAG_GRAPH_RET )
-            r->parent_ip = arch_dyntrace_stamp_to_ns(r->parent_ip);
+            r->parent_ip = ns - dt_stamp_delta_ns(r->ts - r->parent_ip);
+        r->ts = ns;
         r->flags &= ~DT_FLAG_RAW_TS;
     }
 }
@@ -154,7 +161,7 @@ static unsigned long measure(const struct dt_format *f,
         unsigned int nr = snap->cpu[i].nr;
 
         for ( j = 0; j < nr; j++ )
-            stamp_to_ns(&recs[j]);
+            dt_record_to_ns(&snap->cpu[i], &recs[j]);
         for ( j = 0; j < nr; )
         {
             struct dyntrace_text line;
@@ -323,7 +330,7 @@ int dt_print_raw(struct dyntrace_text *t, struct dyntrace_read *rd)
         return rc;
     }
     for ( i = 0; i < c->nr; i++ )
-        stamp_to_ns(&recs[i]);
+        dt_record_to_ns(c, &recs[i]);
 
     h = (struct dyntrace_raw_header *)t->buf;
     h->magic = RAW_MAGIC;
@@ -364,18 +371,24 @@ static int cf_check function_print(struct dyntrace_text *t,
 }
 
 /*
- * The callback: IRQs off (the dispatcher), maybe nested through NMI/MCE.
- * Everything it calls is inline or notrace.
+ * Take one record, IRQs off, maybe nested through NMI/MCE.  Everything it
+ * calls is inline or notrace.  The call's addresses are ip and parent_ip,
+ * or, for the fast entry (fast), read from its frame only when they are
+ * stored, so that no register holds them meanwhile (each register the fast
+ * entry uses costs a save); it makes no call but through an arch thunk that
+ * keeps every register (arch_dyntrace_fast_anchor()).
  */
-static void cf_check function_call(unsigned long ip, unsigned long parent_ip,
-                                   unsigned long *ret, bool irqs_off)
+static always_inline void function_record(unsigned long ip,
+                                          unsigned long parent_ip,
+                                          bool irqs_off, bool fast)
 {
     struct dyntrace_record *rec;
     struct dt_ring *r;
     const struct vcpu *v;
     unsigned int cpu, flags = irqs_off ? DT_FLAG_IRQS_OFF : 0;
+    uint64_t stamp;
 
-    if ( !ACCESS_ONCE(dt_recording) )
+    if ( unlikely(!ACCESS_ONCE(dt_recording)) )
         return;
     rec = dt_ring_reserve(&r, &cpu, sizeof(*rec));
     if ( !rec )
@@ -391,30 +404,67 @@ static void cf_check function_call(unsigned long ip, unsigned long parent_ip,
         return;
     }
 
+    rec->cpu = cpu;
     if ( in_irq() )
         flags |= DT_FLAG_IN_IRQ;
-    if ( arch_dyntrace_in_nmi() )
+    if ( arch_dyntrace_cpu_in_nmi(cpu) )
         flags |= DT_FLAG_IN_NMI;
-
-    /* NOW() may read a torn calibration in NMI/MCE context. */
-    if ( flags & DT_FLAG_IN_NMI )
+    stamp = arch_dyntrace_stamp();
+    /* No anchor in NMI/MCE context: NOW() may read a torn calibration. */
+    if ( unlikely(dt_ring_anchor_due(r, stamp)) && !(flags & DT_FLAG_IN_NMI) )
     {
-        rec->ts = arch_dyntrace_nmi_stamp();
-        flags |= DT_FLAG_RAW_TS;
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
+        if ( fast )
+            arch_dyntrace_fast_anchor(r, stamp);
+        else
+#endif
+            dt_ring_anchor(r, stamp);
     }
-    else
-        rec->ts = NOW();
+
+    rec->ts = stamp;
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
+    if ( fast )
+    {
+        const unsigned long *frame = arch_dyntrace_fast_frame();
+
+        ip = frame[0] - DYNTRACE_RET_TO_SITE;
+        parent_ip = frame[1];
+    }
+#endif
     rec->ip = ip;
     rec->parent_ip = parent_ip;
     v = current;
     rec->domid = v->domain->domain_id;
     rec->vcpu = v->vcpu_id;
-    rec->cpu = cpu;
-    rec->flags = flags;
+    rec->flags = flags | DT_FLAG_RAW_TS;
     rec->pad = 0;
 
     dt_ring_commit(r);
 }
+
+/* The callback, run by the dispatcher with IRQs off. */
+static void cf_check function_call(unsigned long ip, unsigned long parent_ip,
+                                   unsigned long *ret, bool irqs_off)
+{
+    function_record(ip, parent_ip, irqs_off, false);
+}
+
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
+/*
+ * The trampoline's call while dt_fast_active says the function tracer alone
+ * is active (xen/dyntrace.h; it changes in the rendezvous, as the
+ * dispatcher's callbacks do): the dispatcher's work and the callback's in
+ * one frame that saves only the registers it uses.
+ */
+void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_entry(void)
+{
+    unsigned long flags;
+
+    local_irq_save(flags);
+    function_record(0, 0, arch_dyntrace_irqs_off(flags), true);
+    arch_dyntrace_irq_restore(flags);
+}
+#endif
 
 static struct tracer nop_tracer = {
     .name = "nop",
@@ -446,6 +496,7 @@ static int __init cf_check function_tracer_init(void)
     /* nop first: tracing starts with the first tracer registered. */
     dyntrace_register_tracer(&nop_tracer);
     dyntrace_register_tracer(&function_tracer);
+    dt_tracer_set_fast(function_call);
 
     return 0;
 }

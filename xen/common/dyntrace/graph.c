@@ -49,6 +49,9 @@ static void graph_record(unsigned long ip, unsigned long parent_ip,
     }
     if ( in_irq() )
         flags |= DT_FLAG_IN_IRQ;
+    /* No anchor in NMI/MCE context: NOW() may read a torn calibration. */
+    if ( !(flags & DT_FLAG_IN_NMI) && unlikely(dt_ring_anchor_due(r, ts)) )
+        dt_ring_anchor(r, ts);
     rec->ts = ts;
     rec->ip = ip;
     rec->parent_ip = parent_ip;
@@ -62,17 +65,14 @@ static void graph_record(unsigned long ip, unsigned long parent_ip,
     dt_ring_commit(r);
 }
 
-/* The time now, and the flags that say which clock it is from. */
-static uint64_t graph_stamp(unsigned int *flags)
+/* The time now (raw, B14), and the flags of the context it is read in. */
+static always_inline uint64_t graph_stamp(unsigned int *flags)
 {
-    /* NOW() may read a torn calibration in NMI/MCE context. */
+    *flags |= DT_FLAG_RAW_TS;
     if ( arch_dyntrace_in_nmi() )
-    {
-        *flags |= DT_FLAG_IN_NMI | DT_FLAG_RAW_TS;
-        return arch_dyntrace_nmi_stamp();
-    }
+        *flags |= DT_FLAG_IN_NMI;
 
-    return NOW();
+    return arch_dyntrace_stamp();
 }
 
 static void cf_check graph_entry(unsigned long ip, unsigned long parent_ip,
@@ -118,8 +118,7 @@ static void cf_check graph_return(unsigned long func, uint64_t calltime,
     now = graph_stamp(&flags);
     if ( thresh )
     {
-        /* NMI/MCE stamps are compared once converted: kept. */
-        if ( !(flags & DT_FLAG_RAW_TS) && now - calltime < thresh * 1000ULL )
+        if ( dt_stamp_delta_ns(now - calltime) < thresh * 1000ULL )
             return;
         flags |= DT_FLAG_GRAPH_TAIL;
     }

@@ -877,10 +877,10 @@ static int cf_check stats_build(struct dyntrace_text *t, unsigned int cpu)
     c = &snap->cpu[0];
     if ( c->nr )
     {
-        /* The tracer's records start with their timestamp. */
+        /* Every tracer's records start with their raw stamp (B14). */
         const uint64_t *ts = c->recs;
 
-        oldest = *ts;
+        oldest = dt_copy_stamp_to_ns(c, *ts);
     }
     rc = dyntrace_text_alloc(t, STATS_MAX);
     if ( !rc )

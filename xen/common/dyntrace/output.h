@@ -18,7 +18,7 @@
  * call's depth (1: outermost).
  */
 struct dyntrace_record {
-    uint64_t ts;                /* NOW(), ns */
+    uint64_t ts;                /* NOW(), ns (raw: DT_FLAG_RAW_TS) */
     unsigned long ip;           /* traced function's patch site */
     unsigned long parent_ip;    /* its caller's return address */
     uint16_t domid;             /* domain running (DOMID_IDLE: idle) */
@@ -28,7 +28,10 @@ struct dyntrace_record {
 #define DT_FLAG_IRQS_OFF  (1u << 0)
 #define DT_FLAG_IN_IRQ    (1u << 1)
 #define DT_FLAG_IN_NMI    (1u << 2)
-/* ts holds arch_dyntrace_nmi_stamp(), converted when the trace is read. */
+/*
+ * ts (and a return's parent_ip) hold arch_dyntrace_stamp(): set by every
+ * writer, cleared once converted to ns when the trace is read.
+ */
 #define DT_FLAG_RAW_TS    (1u << 3)
 #define DT_FLAG_GRAPH_ENT (1u << 4)
 #define DT_FLAG_GRAPH_RET (1u << 5)
@@ -87,6 +90,9 @@ int dt_print_rings(const struct dt_format *f, struct dyntrace_text *t,
                    struct dyntrace_read *rd);
 /* per_cpu/cpuN/trace_pipe_raw. */
 int dt_print_raw(struct dyntrace_text *t, struct dyntrace_read *rd);
+/* Convert a copied record's raw stamps to NOW()'s ns (function.c). */
+struct dt_ring_copy;
+void dt_record_to_ns(const struct dt_ring_copy *c, struct dyntrace_record *r);
 
 /* The set_on() and clear() of the tracers that keep records in the rings. */
 int cf_check dt_rings_set_on_cb(bool on);

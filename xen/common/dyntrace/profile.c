@@ -46,6 +46,7 @@
 
 #include "output.h"
 #include "return.h"
+#include "ring.h"
 #include "tracer.h"
 
 /* Slots per CPU table (a power of 2, at most 65536: the cookie's half). */
@@ -176,7 +177,7 @@ static void cf_check profile_call(unsigned long ip, unsigned long parent_ip,
     /* P4; R6 of return.c: share the entry function_graph pushed. */
     cookie = (gen << 16) | i;
     if ( !dt_ret_claim(ret, ip, DT_RET_PROFILE, cookie) )
-        dt_ret_push(ret, ip, NOW(), 0, DT_RET_PROFILE, cookie);
+        dt_ret_push(ret, ip, arch_dyntrace_stamp(), 0, DT_RET_PROFILE, cookie);
 }
 
 /* A timed return (return.c), IRQs off. */
@@ -195,7 +196,7 @@ static void cf_check profile_return(unsigned long func, uint64_t calltime,
     s = &t->s[cookie & 0xffff];
     if ( s->ip != func )
         return;
-    ns = NOW() - calltime;
+    ns = dt_stamp_delta_ns(arch_dyntrace_stamp() - calltime);
     slot_begin(s);
     s->timed++;
     s->time += ns;

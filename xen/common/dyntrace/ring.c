@@ -42,6 +42,7 @@
 #include <xen/bug.h>
 #include <xen/cpu.h>
 #include <xen/cpumask.h>
+#include <xen/dyntrace.h>
 #include <xen/init.h>
 #include <xen/lib.h>
 #include <xen/notifier.h>
@@ -226,6 +227,97 @@ void dt_rings_free_snapshot(struct dt_ring_snapshot *snap)
     vfree(snap);
 }
 
+/*
+ * Clock anchors (B14).  The writer of r's CPU, IRQs off, not in NMI/MCE
+ * (NOW() may read a torn calibration there), after reserving a slot whose
+ * record it stamps with stamp: NOW() for that stamp, kept for the readers.
+ */
+void dt_ring_anchor(struct dt_ring *r, uint64_t stamp)
+{
+    unsigned int n = r->nr_anchors;
+    struct dt_anchor *a = &r->anchor[n % DT_ANCHORS];
+
+    ASSERT(!local_irq_is_enabled());
+    ASSERT(!arch_dyntrace_in_nmi());
+
+    /*
+     * Claim the entry before overwriting it.  Pairs with the second
+     * smp_rmb() in copy_anchors(): a reader that saw any of the stores below
+     * sees the claim, and drops the older anchor the entry held.
+     */
+    write_atomic(&r->anchor_next, n + 1);
+    smp_wmb();
+    a->stamp = stamp;
+    a->ns = arch_dyntrace_stamp_to_ns(stamp);
+    /*
+     * The entry before the count that covers it.  Pairs with the first
+     * smp_rmb() in copy_anchors().  The record this anchor is for is
+     * committed later (dt_ring_commit()'s smp_wmb()), so a reader that
+     * copied the record sees its anchor.
+     */
+    smp_wmb();
+    write_atomic(&r->nr_anchors, n + 1);
+    r->anchor_stamp = stamp;
+}
+
+/*
+ * Copy r's anchors into c, after its records (their anchors were written
+ * before them).  The writer may be taking a new anchor meanwhile (a
+ * consuming read does not hold the buffer): keep only the entries it
+ * cannot have overwritten.
+ */
+static void copy_anchors(struct dt_ring_copy *c, const struct dt_ring *r)
+{
+    unsigned int n, next, first, i, keep;
+
+    n = read_atomic(&r->nr_anchors);
+    smp_rmb();
+    first = n > DT_ANCHORS ? n - DT_ANCHORS : 0;
+    for ( i = first; i < n; i++ )
+        c->anchors[i - first] = r->anchor[i % DT_ANCHORS];
+    smp_rmb();
+    next = read_atomic(&r->anchor_next);
+    keep = next > DT_ANCHORS ? next - DT_ANCHORS : 0;
+    if ( keep > first )
+    {
+        unsigned int drop = min(keep - first, n - first);
+
+        memmove(c->anchors, c->anchors + drop,
+                (n - first - drop) * sizeof(c->anchors[0]));
+        first += drop;
+    }
+    c->nr_anchors = n - first;
+}
+
+/* The raw clock's nanoseconds per tick, 32.32 (ring.h). */
+uint64_t __read_mostly dt_stamp_mult;
+
+/*
+ * The newest anchor at or before stamp, and the nominal rate from there, if
+ * it is near (it always is for a record taken outside NMI/MCE); otherwise
+ * the reading CPU's calibration, as NOW() would extrapolate it.
+ */
+s_time_t dt_copy_stamp_to_ns(const struct dt_ring_copy *c, uint64_t stamp)
+{
+    unsigned int lo = 0, hi = c->nr_anchors;
+
+    /* The first anchor after stamp: anchors[lo]. */
+    while ( lo < hi )
+    {
+        unsigned int mid = lo + (hi - lo) / 2;
+
+        if ( c->anchors[mid].stamp <= stamp )
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if ( lo && stamp - c->anchors[lo - 1].stamp < 2 * DT_ANCHOR_PERIOD )
+        return c->anchors[lo - 1].ns +
+               dt_stamp_delta_ns(stamp - c->anchors[lo - 1].stamp);
+
+    return arch_dyntrace_stamp_to_ns(stamp);
+}
+
 /* Copy n records from index first on into c->recs (wrapping at the end). */
 static void copy_slots(struct dt_ring_copy *c, const struct dt_ring *r,
                        uint64_t first, unsigned long n)
@@ -274,6 +366,7 @@ static void ring_copy(struct dt_ring_copy *c, const struct dt_ring *r,
     c->first = w - n;
     c->nr = n;
     copy_slots(c, r, c->first, n);
+    copy_anchors(c, r);
 }
 
 /*
@@ -338,6 +431,7 @@ static void ring_copy_unheld(struct dt_ring_copy *c, const struct dt_ring *r,
     copy_counts(c, r, w, start);
     c->first = start;
     c->nr = n;
+    copy_anchors(c, r);
 }
 
 int dt_rings_snapshot(struct dt_ring_snapshot **psnap, int only,
@@ -616,6 +710,8 @@ int __init dt_rings_init(unsigned int size)
     if ( !size || size % sizeof(uint64_t) )
         return -EINVAL;
     rec_size = size;
+    dt_stamp_mult = ((uint64_t)1000000 << 32) /
+                    max(arch_dyntrace_stamp_khz(), 1UL);
     ring_records = records_for(
         min_t(unsigned long,
               max_t(unsigned long, DIV_ROUND_UP(opt_buf_size, 1024),

@@ -10,9 +10,27 @@
 #include <xen/cpumask.h>
 #include <xen/lib.h>
 #include <xen/smp.h>
+#include <xen/time.h>
 #include <xen/types.h>
 #include <asm/atomic.h>
 #include <asm/system.h>
+
+/*
+ * Clock anchors (design.md B14): records keep the raw clock
+ * (arch_dyntrace_stamp()), converted to NOW()'s nanoseconds when they are
+ * read.  On x86 that conversion depends on the CPU's calibration, which
+ * changes every second: so the writer of a buffer takes an anchor, a stamp
+ * and NOW() for that same stamp, at most DT_ANCHOR_PERIOD ticks before each
+ * record it stamps outside NMI/MCE, and the reader converts a stamp from
+ * the newest anchor at or before it.  The last DT_ANCHORS are kept.
+ */
+#define DT_ANCHORS       128
+#define DT_ANCHOR_PERIOD (1UL << 24)
+
+struct dt_anchor {
+    uint64_t stamp;
+    s_time_t ns;
+};
 
 struct dt_ring_copy {
     unsigned int cpu;
@@ -33,6 +51,9 @@ struct dt_ring_copy {
     /* Lost since the last consuming read: overwritten unread, dropped. */
     uint64_t lost;
     void *recs;                 /* nr records of rec_size bytes */
+    /* The buffer's anchors when it was copied, oldest first. */
+    unsigned int nr_anchors;
+    struct dt_anchor anchors[DT_ANCHORS];
 };
 
 struct dt_ring_snapshot {
@@ -84,6 +105,15 @@ struct dt_ring {
      * storing READY.
      */
     void *rec;
+    /*
+     * Clock anchors (B14), written only by this CPU's writer outside NMI/MCE
+     * (IRQs off), in anchor[n % DT_ANCHORS]: it bumps anchor_next to n + 1,
+     * writes the entry, then bumps nr_anchors to n + 1.  anchor_stamp: the
+     * newest anchor's stamp (the writer's test).
+     */
+    uint64_t anchor_stamp;
+    unsigned int anchor_next, nr_anchors;
+    struct dt_anchor anchor[DT_ANCHORS];
 };
 
 /* Each CPU's buffer (ring.c), NULL until allocated; never freed. */
@@ -168,6 +198,28 @@ static inline void dt_ring_cancel(struct dt_ring *r)
     ASSERT(read_atomic(&r->status) == RING_WRITING);
 
     write_atomic(&r->status, RING_READY);
+}
+
+/*
+ * Does a record stamped now need a new anchor first (B14)?  The writer asks
+ * after reserving, and calls dt_ring_anchor() if so (never in NMI/MCE).
+ */
+static inline bool dt_ring_anchor_due(const struct dt_ring *r, uint64_t stamp)
+{
+    return stamp - r->anchor_stamp >= DT_ANCHOR_PERIOD;
+}
+
+void dt_ring_anchor(struct dt_ring *r, uint64_t stamp);
+/* A copy's raw stamp in NOW()'s nanoseconds (B14). */
+s_time_t dt_copy_stamp_to_ns(const struct dt_ring_copy *c, uint64_t stamp);
+/*
+ * A duration of the raw clock in nanoseconds, at its nominal rate
+ * (arch_dyntrace_stamp_khz(), as a 32.32 multiplier set at boot).
+ */
+extern uint64_t dt_stamp_mult;
+static inline uint64_t dt_stamp_delta_ns(uint64_t delta)
+{
+    return ((unsigned __int128)delta * dt_stamp_mult) >> 32;
 }
 
 void dt_rings_reset_quiesced(void);

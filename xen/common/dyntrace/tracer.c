@@ -31,8 +31,23 @@ uint32_t dt_tracing_thresh;
  * The callbacks the dispatcher runs: the tracer's and the profiler's;
  * changed only in the rendezvous.
  */
-static dyntrace_func_t *active_func, *active_prof;
+dyntrace_func_t *dt_active_func;
+static dyntrace_func_t *active_prof;
 static const struct dt_profiler *profiler;
+/* The callback with a fast entry, and whether it alone is active. */
+static dyntrace_func_t *fast_func;
+bool dt_fast_active;
+
+static void update_fast(void)
+{
+    write_atomic(&dt_fast_active,
+                 fast_func && dt_active_func == fast_func && !active_prof);
+}
+
+void __init dt_tracer_set_fast(dyntrace_func_t *fn)
+{
+    fast_func = fn;
+}
 
 void __init dyntrace_register_tracer(struct tracer *t)
 {
@@ -72,17 +87,13 @@ const char *dt_tracers_text(void)
 
 void dt_tracer_set_active(dyntrace_func_t *fn)
 {
-    write_atomic(&active_func, fn);
-}
-
-dyntrace_func_t *dt_tracer_active(void)
-{
-    return ACCESS_ONCE(active_func);
+    write_atomic(&dt_active_func, fn);
+    update_fast();
 }
 
 bool dt_tracer_is_active(void)
 {
-    return ACCESS_ONCE(active_func);
+    return ACCESS_ONCE(dt_active_func);
 }
 
 void __init dt_register_profiler(const struct dt_profiler *p)
@@ -98,6 +109,7 @@ const struct dt_profiler *dt_profiler(void)
 void dt_profiler_set_active(bool on)
 {
     write_atomic(&active_prof, on && profiler ? profiler->func : NULL);
+    update_fast();
 }
 
 bool dt_profiler_is_active(void)
@@ -118,7 +130,7 @@ static always_inline void dispatch(unsigned long ip, unsigned long parent_ip,
                                    unsigned long *ret, bool scoped,
                                    bool profiled)
 {
-    dyntrace_func_t *fn = ACCESS_ONCE(active_func);
+    dyntrace_func_t *fn = ACCESS_ONCE(dt_active_func);
     dyntrace_func_t *prof = profiled ? ACCESS_ONCE(active_prof) : NULL;
     unsigned long flags;
     bool irqs_off;

@@ -26,10 +26,20 @@ const char *dt_tracers_text(void);
  * livepatch rendezvous, or to turn tracing off.
  */
 void dt_tracer_set_active(dyntrace_func_t *fn);
-/* The callback the dispatcher runs now, or NULL. */
-dyntrace_func_t *dt_tracer_active(void);
+/* The callback the dispatcher runs now, or NULL (a return hook's test). */
+extern dyntrace_func_t *dt_active_func;
+static inline dyntrace_func_t *dt_tracer_active(void)
+{
+    return ACCESS_ONCE(dt_active_func);
+}
 /* Is a callback active (false once a bad site stopped tracing)? */
 bool dt_tracer_is_active(void);
+/*
+ * The callback that has a fast entry of its own (dyntrace_fast_entry(),
+ * ARCH_DYNTRACE_FAST_ENTRY), registered at boot, and whether it is the only
+ * one active now (set with the active callbacks).
+ */
+void dt_tracer_set_fast(dyntrace_func_t *fn);
 
 /*
  * The function profiler (profile.c, function_profile_enabled): the

@@ -93,6 +93,17 @@ bool ARCH_DYNTRACE_SCOPE_IN_ENTRY dyntrace_scope_entry(void);
 void dyntrace_dispatch_scoped(unsigned long ip, unsigned long parent_ip,
                               unsigned long *ret);
 #endif
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
+/*
+ * What the trampoline calls instead of saving registers and calling
+ * dyntrace_dispatch(), when no scope is set and the function tracer alone
+ * runs (dt_fast_active, no profiler): it takes the record, keeping every
+ * register itself, and finds the call's addresses in its caller's frame
+ * (arch_dyntrace_fast_frame()).
+ */
+extern bool dt_fast_active;
+void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_entry(void);
+#endif
 
 #ifdef ARCH_DYNTRACE_RETURN
 /*
@@ -139,11 +150,12 @@ void arch_dyntrace_site_bytes(unsigned long site, bool traced,
                               uint8_t expect[DYNTRACE_SITE_SIZE],
                               uint8_t actual[DYNTRACE_SITE_SIZE]);
 /*
- * A timestamp that is safe to take in NMI/MCE context, where NOW() is not,
- * and its conversion, in ordinary context, to NOW()'s nanoseconds.
+ * asm/dyntrace.h also defines, inline, the clock records keep:
+ * arch_dyntrace_stamp(), cheap and safe to read in NMI/MCE context, where
+ * NOW() is not; arch_dyntrace_stamp_khz(), its nominal rate; and
+ * arch_dyntrace_stamp_to_ns(), a stamp in NOW()'s nanoseconds with this
+ * CPU's calibration in force (ordinary context only).
  */
-uint64_t arch_dyntrace_nmi_stamp(void);
-s_time_t arch_dyntrace_stamp_to_ns(uint64_t stamp);
 
 #else /* !CONFIG_LIVEPATCH_TRACER */
 

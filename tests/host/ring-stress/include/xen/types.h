@@ -17,4 +17,6 @@ typedef int64_t s_time_t;
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define barrier()   __asm__ __volatile__ ( "" ::: "memory" )
 
+#define __read_mostly
+
 #endif

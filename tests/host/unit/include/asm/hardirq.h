@@ -15,5 +15,7 @@ bool stub_in_irq(void);
 #define in_irq()          stub_in_irq()
 #define in_nmi_handler()  (stub_nmi_count != 0)
 #define in_mce_handler()  (stub_mce_count != 0)
+#define nmi_count(cpu)    ((void)(cpu), stub_nmi_count)
+#define mce_count(cpu)    ((void)(cpu), stub_mce_count)
 
 #endif

@@ -28,8 +28,10 @@ extern __thread bool stub_irqs_enabled;
 #define local_irq_is_enabled() (stub_irqs_enabled)
 #define local_irq_disable()    ((void)(stub_irqs_enabled = false))
 #define local_irq_enable()     ((void)(stub_irqs_enabled = true))
+/* The flags local_irq_save() returns: X86_EFLAGS_IF, or not. */
+#define X86_EFLAGS_IF          0x00000200
 #define local_irq_save(flags) do {                  \
-    (flags) = stub_irqs_enabled;                    \
+    (flags) = stub_irqs_enabled ? X86_EFLAGS_IF : 0; \
     stub_irqs_enabled = false;                      \
 } while ( 0 )
 #define local_irq_restore(flags) do {               \

@@ -10,6 +10,9 @@
 #include <xen/types.h>
 
 s_time_t stub_NOW(void);
+s_time_t get_s_time_fixed(uint64_t stamp);
+extern unsigned long cpu_khz;
+extern s_time_t stub_calibration_ns;
 
 #define NOW()            stub_NOW()
 #define SECONDS(_s)      ((s_time_t)((_s) * 1000000000ULL))

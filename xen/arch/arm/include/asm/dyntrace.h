@@ -45,6 +45,7 @@
 
 #ifndef __ASSEMBLER__
 
+#include <xen/time.h>
 #include <xen/types.h>
 
 /* The four bytes of an instruction word in memory (little-endian). */
@@ -60,6 +61,31 @@
 static inline bool arch_dyntrace_in_nmi(void)
 {
     return false;
+}
+
+static inline bool arch_dyntrace_cpu_in_nmi(unsigned int cpu)
+{
+    return false;
+}
+
+/*
+ * The clock records keep (xen/dyntrace.h): NOW() itself, the generic
+ * timer's count scaled with no per-CPU calibration and safe everywhere (Arm
+ * has no NMI).  Its ticks are nanoseconds.
+ */
+static inline uint64_t arch_dyntrace_stamp(void)
+{
+    return NOW();
+}
+
+static inline unsigned long arch_dyntrace_stamp_khz(void)
+{
+    return 1000000;
+}
+
+static inline s_time_t arch_dyntrace_stamp_to_ns(uint64_t stamp)
+{
+    return stamp;
 }
 
 #endif /* !__ASSEMBLER__ */

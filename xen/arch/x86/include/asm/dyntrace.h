@@ -28,7 +28,9 @@
 #ifndef __ASSEMBLER__
 
 #include <xen/smp.h>
+#include <xen/time.h>
 #include <asm/hardirq.h>
+#include <asm/msr.h>
 
 /* gcc's sled, as the site holds it before boot: five one-byte NOPs. */
 #define DYNTRACE_NOP1           0x90
@@ -54,15 +56,81 @@
     __attribute__((__no_caller_saved_registers__))
 
 /*
+ * While the function tracer alone runs, the trampoline calls
+ * dyntrace_fast_entry() (common/dyntrace/function.c) and saves no register:
+ * it keeps every register itself, so that a record costs the saves of the
+ * registers it uses, no more.  It makes no call but one, through
+ * dyntrace_anchor_thunk (arch/x86/dyntrace-entry.S), which keeps every
+ * register too.  Its frame pointer is two words below the trampoline's
+ * return address into the traced function's body (frame[0]), which is
+ * below the function's own return address (frame[1]).
+ */
+#define ARCH_DYNTRACE_FAST_ENTRY \
+    __attribute__((__no_caller_saved_registers__))
+#define arch_dyntrace_fast_frame() \
+    ((const unsigned long *)__builtin_frame_address(0) + 2)
+
+/* dt_ring_anchor(ring, stamp), from the fast entry (-mno-red-zone). */
+static always_inline void arch_dyntrace_fast_anchor(void *ring,
+                                                    uint64_t stamp)
+{
+    asm volatile ( "call dyntrace_anchor_thunk"
+                   :: "D" (ring), "S" (stamp) : "memory" );
+}
+
+/* Were IRQs off, by the flags local_irq_save() returned? */
+#define arch_dyntrace_irqs_off(flags) (!((flags) & X86_EFLAGS_IF))
+
+/*
+ * The fast entry's end: the flags exactly as local_irq_save() found them at
+ * its start (only IF changed since, and no other flag is live at a function
+ * entry), without local_irq_restore()'s merge of IF into the current ones.
+ */
+static always_inline void arch_dyntrace_irq_restore(unsigned long flags)
+{
+    asm volatile ( "push %0; popf" :: "g" (flags) : "memory", "cc" );
+}
+
+/*
  * Returns can be hooked (dyntrace_return_trampoline): a frame is identified
  * by the address of its return address's stack slot.
  */
 #define ARCH_DYNTRACE_RETURN 1
 
+/*
+ * The clock records keep: the TSC, read in order with the code before it
+ * (common/dyntrace/ring.c converts it, B14 of design.md).
+ */
+static always_inline uint64_t arch_dyntrace_stamp(void)
+{
+    return rdtsc_ordered();
+}
+
+static inline unsigned long arch_dyntrace_stamp_khz(void)
+{
+    return cpu_khz;
+}
+
+/*
+ * With this CPU's calibration (stamp and scale), which its owner rewrites
+ * with IRQs off but not NMIs: never in NMI/MCE context, where it could be
+ * read torn.
+ */
+static inline s_time_t arch_dyntrace_stamp_to_ns(uint64_t stamp)
+{
+    return get_s_time_fixed(stamp);
+}
+
 /* Is the callback running in NMI or machine-check context? */
 static inline bool arch_dyntrace_in_nmi(void)
 {
     return in_nmi_handler() || in_mce_handler();
+}
+
+/* The same, on this CPU, known to be cpu. */
+static always_inline bool arch_dyntrace_cpu_in_nmi(unsigned int cpu)
+{
+    return nmi_count(cpu) || mce_count(cpu);
 }
 
 #endif /* !__ASSEMBLER__ */
