@@ -4,9 +4,9 @@
 # exactly N "xen_extra_version();" leaves and nothing else; set to
 # do_xen_version, N groups with their child one level deeper; emptied, every
 # call again.  It is read back as written, an unknown name is refused and
-# changes nothing.  (Indentation is not checked absolutely: on x86 a return
-# stack may still hold entries of abandoned frames above the traced calls,
-# which add to their depth until a call at that level drops them.)
+# changes nothing.  The roots are at depth 1 even after tracer/26 traced the
+# scheduler: x86 empties a CPU's return stack where it resets the stack
+# (before that, entries of abandoned frames added to the depth).
 . /opt/dyntrace/tests/lib.sh
 reset_tracing
 N=6
@@ -20,6 +20,7 @@ run xenhypfs write $T/current_tracer function_graph
 graph_run $N /tmp/s1
 expect_eq "leaves of xen_extra_version" $N "$(record_lines /tmp/s1 | grep -c '|  *xen_extra_version();$')"
 expect_eq "other lines" 0 "$(record_lines /tmp/s1 | grep -vc '|  *xen_extra_version();$')"
+expect_eq "leaves at depth 1" $N "$(record_lines /tmp/s1 | grep -c '|  xen_extra_version();$')"
 
 run xenhypfs write $T/set_graph_function do_xen_version
 graph_run $N /tmp/s2

@@ -6,7 +6,10 @@
  *   - nesting up to beyond the stack's depth (overflow),
  *   - tail calls (a callee that returns through its caller's slot),
  *   - abandoned stacks (a longjmp back to the top, as reset_stack_and_jump()
- *     leaves frames that never return; the next calls reuse their slots),
+ *     leaves frames that never return; the next calls reuse their slots;
+ *     half of them also empty the return stack as x86's
+ *     switch_stack_and_jump() does, and the first traced call after those
+ *     comes some frames down and must be at depth 1: R7),
  *   - NMIs (and an NMI inside an NMI, as #MC in NMI) on a stack of their
  *     own, let in at every compiler barrier of return.c, whenever it masks
  *     IRQs, and where it asks whether it runs in NMI context; half of the
@@ -46,6 +49,11 @@ static bool dive;
 static unsigned long rng_state;
 static unsigned long next_token = 0x1000, next_time;
 static jmp_buf abandon_to;
+/* Declared in x86's asm/current.h (patch 0018), which the stubs do not have. */
+void dyntrace_stack_reset(void);
+/* R7: the stack was reset with dyntrace_stack_reset(); the next push's depth. */
+static bool stack_was_reset;
+static unsigned long resets;
 
 static unsigned long calls, hooked, returns, tails, abandons, nmis,
     anomalies, claims, claimed_told;
@@ -202,6 +210,12 @@ static void sim_function(struct sim_stack *s, unsigned long *slot,
     if ( dt_ret_claim(slot, func, DT_RET_PROFILE, COOKIE(func)) )
         anomaly("function %#lx claimed an entry it did not push", func);
     depth = dt_ret_push(slot, func, next_time++, 0, DT_RET_GRAPH, 0);
+    if ( stack_was_reset && !in_nmi )
+    {
+        stack_was_reset = false;
+        if ( depth != 1 )
+            anomaly("R7: first push after a stack reset at depth %u", depth);
+    }
     if ( depth )
     {
         hooked++;
@@ -292,18 +306,34 @@ int main(int argc, char **argv)
         nmi_stacks[1].top = mem + (nmi_above ? 3 : 1) * STACK_WORDS;
         /* A fresh stack, as after reset_stack_and_jump(). */
         ordinary.sp = ordinary.top - 1;
+        /*
+         * After a reset the first traced call comes some frames down, as in
+         * Xen (the scheduler's frames were near the top): entries of the
+         * abandoned frames above it would add to its depth (R7).
+         */
+        if ( stack_was_reset )
+            ordinary.sp -= 1 + rnd(32);
         hook_n = 0;
         dive = !(r % 16);
         if ( setjmp(abandon_to) )
+        {
+            /* Half the abandons as x86's switch_stack_and_jump() does. */
+            if ( rnd(2) )
+            {
+                dyntrace_stack_reset();
+                stack_was_reset = true;
+                resets++;
+            }
             continue;
+        }
         run_calls(&ordinary, 0, true);
     }
     dt_ret_counts(&overflow, &abandoned);
     printf("stress return-host: rounds=%lu calls=%lu hooked=%lu returns=%lu "
            "tails=%lu abandons=%lu nmis=%lu overflows=%u abandoned=%u "
-           "claims=%lu claims_told=%lu anomalies=%lu\n", rounds, calls, hooked,
-           returns, tails, abandons, nmis, overflow, abandoned, claims,
-           claimed_told, anomalies);
+           "claims=%lu claims_told=%lu resets=%lu anomalies=%lu\n", rounds,
+           calls, hooked, returns, tails, abandons, nmis, overflow, abandoned,
+           claims, claimed_told, resets, anomalies);
     /* Claimed entries of abandoned frames are never told: fewer, not 0. */
     if ( !claims || !claimed_told || claimed_told > claims )
     {

@@ -127,8 +127,9 @@ static void heap_down(struct cursor *h, unsigned int n, unsigned int i)
 
 /*
  * A record's raw stamp in NOW()'s nanoseconds, with its buffer's anchors
- * (B14), for reading it.  A function_graph return's entry time is its own
- * time less the duration at the nominal rate: never after it.
+ * (B14), for reading it.  A function_graph return's entry time is converted
+ * the same way, so that it equals its entry record's time (graph.c pairs
+ * them so), and never after the return.
  */
 void dt_record_to_ns(const struct dt_ring_copy *c, struct dyntrace_record *r)
 {
@@ -137,7 +138,8 @@ void dt_record_to_ns(const struct dt_ring_copy *c, struct dyntrace_record *r)
         s_time_t ns = dt_copy_stamp_to_ns(c, r->ts);
 
         if ( r->flags & DT_FLAG_GRAPH_RET )
-            r->parent_ip = ns - dt_stamp_delta_ns(r->ts - r->parent_ip);
+            r->parent_ip = min_t(s_time_t, dt_copy_stamp_to_ns(c, r->parent_ip),
+                                 ns);
         r->ts = ns;
         r->flags &= ~DT_FLAG_RAW_TS;
     }

@@ -122,6 +122,28 @@ static always_inline struct ret_stack *cur_stack(void)
 {
     return &this_cpu(ret_stacks);
 }
+
+/*
+ * x86's switch_stack_and_jump() (reset_stack_and_jump(), asm/current.h) is
+ * about to put this CPU's stack pointer back at the top: every frame on
+ * the stack is gone, and so is every return waiting on this CPU's return
+ * stack (none can be an NMI's or MCE's: they do not switch stacks).  R2
+ * would drop them only once a traced call came at or above their frames;
+ * meanwhile they would add to the depth of every hooked call.
+ */
+void dyntrace_stack_reset(void)
+{
+    struct ret_stack *st = cur_stack();
+    unsigned long flags;
+
+    local_irq_save(flags);
+    if ( st->depth )
+    {
+        atomic_add(st->depth, &abandoned);
+        st->depth = 0;
+    }
+    local_irq_restore(flags);
+}
 #endif
 
 /*

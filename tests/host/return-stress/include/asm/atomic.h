@@ -8,5 +8,6 @@ typedef struct {
 
 #define atomic_read(v) ((v)->counter)
 #define atomic_inc(v) ((v)->counter++)
+#define atomic_add(i, v) ((v)->counter += (i))
 
 #endif
