@@ -15,8 +15,9 @@ packages=(
     clang
     # xen-dyntrace's host build (record against libxenhypfs, export -f trace.dat through
     # libtracecmd) and the real clients of its exports: trace-cmd, and speedscope (from the npm
-    # registry) in Chromium, driven by playwright-core (tests/viewers).
-    libxen-dev libtracecmd-dev trace-cmd chromium nodejs
+    # registry) in Chromium, driven by playwright-core (tests/viewers). libtracecmd.pc requires
+    # libtracefs and libtraceevent, whose -dev packages Debian's libtracecmd-dev does not pull in.
+    libxen-dev libtracecmd-dev libtracefs-dev libtraceevent-dev trace-cmd chromium nodejs
 )
 # npm comes with some nodejs packages and apart in Debian's.
 command -v npm >/dev/null 2>&1 || packages+=(npm)

@@ -683,9 +683,10 @@ static void check_anchors(const struct dt_ring_copy *c, const char *who)
 {
     unsigned int j;
 
-    if ( c->nr_anchors > DT_ANCHORS )
+    /* At most as many as the copy was allocated for. */
+    if ( c->nr_anchors > stub_alloc_size(c->anchors) / sizeof(*c->anchors) )
         anomaly(CK_ANCHOR, "%s: CPU%u %u anchors", who, c->cpu, c->nr_anchors);
-    for ( j = 0; j < c->nr_anchors && j < DT_ANCHORS; j++ )
+    for ( j = 0; j < c->nr_anchors; j++ )
         if ( c->anchors[j].ns != (s_time_t)(c->anchors[j].stamp * 3 + 1) ||
              (j && c->anchors[j].stamp <= c->anchors[j - 1].stamp) )
         {

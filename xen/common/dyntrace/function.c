@@ -128,18 +128,26 @@ static void heap_down(struct cursor *h, unsigned int n, unsigned int i)
 /*
  * A record's raw stamp in NOW()'s nanoseconds, with its buffer's anchors
  * (B14), for reading it.  A function_graph return's entry time is converted
- * the same way, so that it equals its entry record's time (graph.c pairs
- * them so), and never after the return.
+ * the same way when an anchor is near it, so that it equals its entry
+ * record's time (graph.c pairs them so); otherwise (no entry record took an
+ * anchor: tracing_thresh) it is the return's time less the duration.  Never
+ * after the return.
  */
 void dt_record_to_ns(const struct dt_ring_copy *c, struct dyntrace_record *r)
 {
     if ( r->flags & DT_FLAG_RAW_TS )
     {
-        s_time_t ns = dt_copy_stamp_to_ns(c, r->ts);
+        s_time_t ns = dt_copy_stamp_to_ns(c, r->ts, NULL);
 
         if ( r->flags & DT_FLAG_GRAPH_RET )
-            r->parent_ip = min_t(s_time_t, dt_copy_stamp_to_ns(c, r->parent_ip),
-                                 ns);
+        {
+            bool anchored;
+            s_time_t call = dt_copy_stamp_to_ns(c, r->parent_ip, &anchored);
+
+            if ( !anchored )
+                call = ns - dt_stamp_delta_ns(r->ts - r->parent_ip);
+            r->parent_ip = min(call, ns);
+        }
         r->ts = ns;
         r->flags &= ~DT_FLAG_RAW_TS;
     }

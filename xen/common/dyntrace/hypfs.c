@@ -880,7 +880,7 @@ static int cf_check stats_build(struct dyntrace_text *t, unsigned int cpu)
         /* Every tracer's records start with their raw stamp (B14). */
         const uint64_t *ts = c->recs;
 
-        oldest = dt_copy_stamp_to_ns(c, *ts);
+        oldest = dt_copy_stamp_to_ns(c, *ts, NULL);
     }
     rc = dyntrace_text_alloc(t, STATS_MAX);
     if ( !rc )

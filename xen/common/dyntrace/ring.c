@@ -223,7 +223,10 @@ void dt_rings_free_snapshot(struct dt_ring_snapshot *snap)
     if ( !snap )
         return;
     for ( i = 0; i < snap->nr_cpus; i++ )
+    {
         vfree(snap->cpu[i].recs);
+        vfree(snap->cpu[i].anchors);
+    }
     vfree(snap);
 }
 
@@ -235,7 +238,7 @@ void dt_rings_free_snapshot(struct dt_ring_snapshot *snap)
 void dt_ring_anchor(struct dt_ring *r, uint64_t stamp)
 {
     unsigned int n = r->nr_anchors;
-    struct dt_anchor *a = &r->anchor[n % DT_ANCHORS];
+    struct dt_anchor *a = &r->anchor[n & r->mask];
 
     ASSERT(!local_irq_is_enabled());
     ASSERT(!arch_dyntrace_in_nmi());
@@ -261,23 +264,25 @@ void dt_ring_anchor(struct dt_ring *r, uint64_t stamp)
 }
 
 /*
- * Copy r's anchors into c, after its records (their anchors were written
- * before them).  The writer may be taking a new anchor meanwhile (a
- * consuming read does not hold the buffer): keep only the entries it
- * cannot have overwritten.
+ * Copy r's newest anchors, at most acap, into c, after its records (their
+ * anchors were written before them).  The writer may be taking a new
+ * anchor meanwhile (a consuming read does not hold the buffer): keep only
+ * the entries it cannot have overwritten.  (A resize replaces the anchors
+ * with the records, under ring_lock: not during a copy.)
  */
-static void copy_anchors(struct dt_ring_copy *c, const struct dt_ring *r)
+static void copy_anchors(struct dt_ring_copy *c, const struct dt_ring *r,
+                         unsigned int acap)
 {
-    unsigned int n, next, first, i, keep;
+    unsigned int size = r->mask + 1, n, next, first, i, keep;
 
     n = read_atomic(&r->nr_anchors);
     smp_rmb();
-    first = n > DT_ANCHORS ? n - DT_ANCHORS : 0;
+    first = n - min(n, min(size, acap));
     for ( i = first; i < n; i++ )
-        c->anchors[i - first] = r->anchor[i % DT_ANCHORS];
+        c->anchors[i - first] = r->anchor[i & r->mask];
     smp_rmb();
     next = read_atomic(&r->anchor_next);
-    keep = next > DT_ANCHORS ? next - DT_ANCHORS : 0;
+    keep = next > size ? next - size : 0;
     if ( keep > first )
     {
         unsigned int drop = min(keep - first, n - first);
@@ -293,13 +298,17 @@ static void copy_anchors(struct dt_ring_copy *c, const struct dt_ring *r)
 uint64_t __read_mostly dt_stamp_mult;
 
 /*
- * The newest anchor at or before stamp, and the nominal rate from there, if
- * it is near (it always is for a record taken outside NMI/MCE); otherwise
- * the reading CPU's calibration, as NOW() would extrapolate it.
+ * The newest anchor at or before stamp, if it is near (it always is for a
+ * record taken outside NMI/MCE): from there, along the line to the next
+ * anchor if that is near too (NOW() at both ends), else at the nominal rate.
+ * Otherwise the reading CPU's calibration, as NOW() would extrapolate it.
  */
-s_time_t dt_copy_stamp_to_ns(const struct dt_ring_copy *c, uint64_t stamp)
+s_time_t dt_copy_stamp_to_ns(const struct dt_ring_copy *c, uint64_t stamp,
+                             bool *anchored)
 {
     unsigned int lo = 0, hi = c->nr_anchors;
+    const struct dt_anchor *a, *b;
+    uint64_t d;
 
     /* The first anchor after stamp: anchors[lo]. */
     while ( lo < hi )
@@ -311,11 +320,22 @@ s_time_t dt_copy_stamp_to_ns(const struct dt_ring_copy *c, uint64_t stamp)
         else
             hi = mid;
     }
-    if ( lo && stamp - c->anchors[lo - 1].stamp < 2 * DT_ANCHOR_PERIOD )
-        return c->anchors[lo - 1].ns +
-               dt_stamp_delta_ns(stamp - c->anchors[lo - 1].stamp);
+    a = lo ? &c->anchors[lo - 1] : NULL;
+    d = a ? stamp - a->stamp : 0;
+    if ( anchored )
+        *anchored = a && d < 2 * DT_ANCHOR_PERIOD;
+    if ( !a || d >= 2 * DT_ANCHOR_PERIOD )
+        return arch_dyntrace_stamp_to_ns(stamp);
+    if ( !d )
+        return a->ns;
 
-    return arch_dyntrace_stamp_to_ns(stamp);
+    b = lo < c->nr_anchors ? &c->anchors[lo] : NULL;
+    /* Both spans under 2^32: the product fits in 64 bits. */
+    if ( b && b->stamp - a->stamp <= 4 * DT_ANCHOR_PERIOD && b->ns > a->ns &&
+         (uint64_t)(b->ns - a->ns) < (1ULL << 32) )
+        return a->ns + d * (uint64_t)(b->ns - a->ns) / (b->stamp - a->stamp);
+
+    return a->ns + dt_stamp_delta_ns(d);
 }
 
 /* Copy n records from index first on into c->recs (wrapping at the end). */
@@ -356,7 +376,7 @@ static void copy_counts(struct dt_ring_copy *c, const struct dt_ring *r,
  * one instant's.
  */
 static void ring_copy(struct dt_ring_copy *c, const struct dt_ring *r,
-                      unsigned int cap)
+                      unsigned int cap, unsigned int acap)
 {
     unsigned int size = r->mask + 1;
     uint64_t w = r->written, start = max(r->read, w > size ? w - size : 0);
@@ -366,7 +386,7 @@ static void ring_copy(struct dt_ring_copy *c, const struct dt_ring *r,
     c->first = w - n;
     c->nr = n;
     copy_slots(c, r, c->first, n);
-    copy_anchors(c, r);
+    copy_anchors(c, r, acap);
 }
 
 /*
@@ -385,7 +405,7 @@ static void ring_copy(struct dt_ring_copy *c, const struct dt_ring *r,
  * (overrun), as if the writer had finished first.
  */
 static void ring_copy_unheld(struct dt_ring_copy *c, const struct dt_ring *r,
-                             unsigned int cap)
+                             unsigned int cap, unsigned int acap)
 {
     unsigned int size = r->mask + 1;
     uint64_t w, w2, start, intact;
@@ -431,14 +451,14 @@ static void ring_copy_unheld(struct dt_ring_copy *c, const struct dt_ring *r,
     copy_counts(c, r, w, start);
     c->first = start;
     c->nr = n;
-    copy_anchors(c, r);
+    copy_anchors(c, r, acap);
 }
 
 int dt_rings_snapshot(struct dt_ring_snapshot **psnap, int only,
                       unsigned int pipe_max)
 {
     struct dt_ring_snapshot *snap;
-    unsigned int cpu, i = 0, cap = 0, nr;
+    unsigned int cpu, i = 0, cap = 0, acap = 0, nr;
     int rc = 0;
 
     if ( !get_cpu_maps() )
@@ -470,13 +490,16 @@ int dt_rings_snapshot(struct dt_ring_snapshot **psnap, int only,
             continue;
         if ( !cap )
         {
-            cap = read_atomic(&ring_records);
+            /* Every anchor: the records copied may need the oldest. */
+            acap = cap = read_atomic(&ring_records);
             if ( pipe_max )
                 cap = min(cap, pipe_max);
         }
         snap->cpu[i].cpu = cpu;
         snap->cpu[i].recs = vmalloc((unsigned long)rec_size * cap);
-        if ( !snap->cpu[i].recs )
+        snap->cpu[i].anchors = vmalloc(sizeof(struct dt_anchor) *
+                                       (unsigned long)acap);
+        if ( !snap->cpu[i].recs || !snap->cpu[i].anchors )
             rc = -ENOMEM;
         snap->nr_cpus = ++i;
     }
@@ -492,11 +515,11 @@ int dt_rings_snapshot(struct dt_ring_snapshot **psnap, int only,
 
             if ( pipe_max )
             {
-                ring_copy_unheld(&snap->cpu[i], r, cap);
+                ring_copy_unheld(&snap->cpu[i], r, cap, acap);
                 continue;
             }
             s = ring_hold(r);
-            ring_copy(&snap->cpu[i], r, cap);
+            ring_copy(&snap->cpu[i], r, cap, acap);
             ring_release(r, s);
         }
         spin_unlock(&ring_lock);
@@ -565,18 +588,35 @@ int dt_rings_consume(struct dt_ring_snapshot *snap, bool commit)
     return rc;
 }
 
+/*
+ * A buffer's storage for records records: the records, then as many clock
+ * anchors (B14).
+ */
+static void *storage_alloc(unsigned int records)
+{
+    return vzalloc((unsigned long)records *
+                   (rec_size + sizeof(struct dt_anchor)));
+}
+
+static struct dt_anchor *storage_anchors(void *rec, unsigned int records)
+{
+    return (struct dt_anchor *)((uint8_t *)rec +
+                                (unsigned long)records * rec_size);
+}
+
 static struct dt_ring *ring_alloc(void)
 {
     struct dt_ring *r = xzalloc(struct dt_ring);
 
     if ( !r )
         return NULL;
-    r->rec = vzalloc((unsigned long)ring_records * rec_size);
+    r->rec = storage_alloc(ring_records);
     if ( !r->rec )
     {
         xfree(r);
         return NULL;
     }
+    r->anchor = storage_anchors(r->rec, ring_records);
     r->mask = ring_records - 1;
     r->size = rec_size;
     r->status = rings_on ? RING_READY : RING_OFF;
@@ -606,7 +646,7 @@ int dt_rings_resize(unsigned int kb)
     /* All new storage first, outside the held window: all or nothing. */
     for_each_cpu ( cpu, &ring_cpus )
     {
-        store[cpu] = vzalloc((unsigned long)records * rec_size);
+        store[cpu] = storage_alloc(records);
         if ( !store[cpu] )
         {
             rc = -ENOMEM;
@@ -629,6 +669,9 @@ int dt_rings_resize(unsigned int kb)
              * publishes the new storage, mask and reset counts.
              */
             r->rec = store[cpu];
+            r->anchor = storage_anchors(store[cpu], records);
+            r->anchor_next = r->nr_anchors = 0;
+            r->anchor_stamp = 0;
             r->mask = records - 1;
             ring_reset(r);
             ring_release(r, s);

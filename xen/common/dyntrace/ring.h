@@ -22,10 +22,10 @@
  * changes every second: so the writer of a buffer takes an anchor, a stamp
  * and NOW() for that same stamp, at most DT_ANCHOR_PERIOD ticks before each
  * record it stamps outside NMI/MCE, and the reader converts a stamp from
- * the newest anchor at or before it.  The last DT_ANCHORS are kept.
+ * the anchors around it.  A buffer keeps as many anchors as records: a
+ * record's anchor lasts as long as the record does.
  */
-#define DT_ANCHORS       128
-#define DT_ANCHOR_PERIOD (1UL << 24)
+#define DT_ANCHOR_PERIOD (1UL << 20)
 
 struct dt_anchor {
     uint64_t stamp;
@@ -53,7 +53,7 @@ struct dt_ring_copy {
     void *recs;                 /* nr records of rec_size bytes */
     /* The buffer's anchors when it was copied, oldest first. */
     unsigned int nr_anchors;
-    struct dt_anchor anchors[DT_ANCHORS];
+    struct dt_anchor *anchors;
 };
 
 struct dt_ring_snapshot {
@@ -107,13 +107,14 @@ struct dt_ring {
     void *rec;
     /*
      * Clock anchors (B14), written only by this CPU's writer outside NMI/MCE
-     * (IRQs off), in anchor[n % DT_ANCHORS]: it bumps anchor_next to n + 1,
-     * writes the entry, then bumps nr_anchors to n + 1.  anchor_stamp: the
-     * newest anchor's stamp (the writer's test).
+     * (IRQs off), in anchor[n & mask]: it bumps anchor_next to n + 1, writes
+     * the entry, then bumps nr_anchors to n + 1.  anchor_stamp: the newest
+     * anchor's stamp (the writer's test).  The entries follow the records in
+     * their storage, and are replaced with it (resize).
      */
     uint64_t anchor_stamp;
     unsigned int anchor_next, nr_anchors;
-    struct dt_anchor anchor[DT_ANCHORS];
+    struct dt_anchor *anchor;
 };
 
 /* Each CPU's buffer (ring.c), NULL until allocated; never freed. */
@@ -210,8 +211,12 @@ static inline bool dt_ring_anchor_due(const struct dt_ring *r, uint64_t stamp)
 }
 
 void dt_ring_anchor(struct dt_ring *r, uint64_t stamp);
-/* A copy's raw stamp in NOW()'s nanoseconds (B14). */
-s_time_t dt_copy_stamp_to_ns(const struct dt_ring_copy *c, uint64_t stamp);
+/*
+ * A copy's raw stamp in NOW()'s nanoseconds (B14).  *anchored (if not
+ * NULL): whether an anchor of the copy was near enough to convert it.
+ */
+s_time_t dt_copy_stamp_to_ns(const struct dt_ring_copy *c, uint64_t stamp,
+                             bool *anchored);
 /*
  * A duration of the raw clock in nanoseconds, at its nominal rate
  * (arch_dyntrace_stamp_khz(), as a 32.32 multiplier set at boot).
