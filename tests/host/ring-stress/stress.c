@@ -199,8 +199,9 @@ static const char *const check_name[CK_NR] = {
     [CK_CPUS] = "snapshot lists every CPU owning a buffer, online or not",
     [CK_ASSERT] = "ring.c assertions and return codes",
     [CK_PROGRESS] = "every operation completes (no deadlock, bounded holds)",
-    [CK_ANCHOR] = "clock anchors copied whole and in order, held copies and "
-                  "consuming reads' alike (B14)",
+    [CK_ANCHOR] = "clock anchors copied whole and in order (held copies and "
+                  "consuming reads), the first record's among a held "
+                  "copy's (B14)",
     [CK_PIPE] = "consuming reads: each record consumed at most once, in "
                 "sequence; a commit starts where the last one ended (or at 0 "
                 "after a clear); losses cover every record skipped",
@@ -397,9 +398,13 @@ static void record(unsigned long ip, unsigned long parent_ip,
     rec->cpu = cpu;
     rec->flags = flags;
     rec->pad = 0;
-    /* Now and then a clock anchor, as function.c takes one (B14). */
-    if ( !(flags & DT_FLAG_IN_NMI) && rnd() % 4 == 0 )
-        dt_ring_anchor(r, r->anchor_stamp + 1 + rnd() % 5);
+    /*
+     * A clock anchor for this record's stamp, as function.c takes one for
+     * sparse records (B14), so that the anchors wrap as fast as the
+     * records; the stamps of this CPU's writers outside NMI grow.
+     */
+    if ( !(flags & DT_FLAG_IN_NMI) )
+        dt_ring_anchor(r, rec->ts);
 
     dt_ring_commit(r);
 }
@@ -678,10 +683,27 @@ static bool record_ok(const struct rec *r, unsigned int cpu)
            r->pad == 0 && (r->ts >> SEQ_SHIFT) != 0;
 }
 
-/* A copy's anchors: each whole (ns = stamp * 3 + 1), stamps increasing. */
-static void check_anchors(const struct dt_ring_copy *c, const char *who)
+/*
+ * A copy's anchors: each whole (ns = stamp * 3 + 1), stamps increasing; in a
+ * held copy, the first record's own among them (every record outside NMI
+ * takes one, and a buffer keeps as many anchors as records).  A consuming
+ * read's copy may miss it when the writer is overwriting the oldest anchors
+ * while the copy searches them (design.md B14).
+ */
+static void check_anchors(const struct dt_ring_copy *c, const char *who,
+                          bool held)
 {
+    const struct rec *first = c->recs;
     unsigned int j;
+    bool found = false;
+
+    for ( j = 0; j < c->nr_anchors; j++ )
+        found |= c->anchors[j].stamp == first->ts;
+    if ( held && c->nr && record_ok(first, c->cpu) &&
+         !(first->flags & DT_FLAG_IN_NMI) && !found )
+        anomaly(CK_ANCHOR, "%s: CPU%u: the anchor of the first record (stamp %"
+                PRIu64 ") is not in the copy (%u anchors)", who, c->cpu,
+                first->ts, c->nr_anchors);
 
     /* At most as many as the copy was allocated for. */
     if ( c->nr_anchors > stub_alloc_size(c->anchors) / sizeof(*c->anchors) )
@@ -729,7 +751,7 @@ static void check_snapshot(const struct dt_ring_snapshot *s, const char *who,
             continue;
         }
         prev = k;
-        check_anchors(c, who);
+        check_anchors(c, who, true);
 
         /* What is not yet consumed: at most the buffer's size. */
         avail = c->written - c->read_at;
@@ -909,7 +931,7 @@ static void consume_one(void)
         struct dt_ring_copy *c = &s->cpu[i];
         const struct rec *recs = c->recs;
 
-        check_anchors(c, "consumer");
+        check_anchors(c, "consumer", false);
         for ( j = 0; j < c->nr; j++ )
             if ( !record_ok(&recs[j], c->cpu) ||
                  (j && recs[j].ts >> SEQ_SHIFT !=

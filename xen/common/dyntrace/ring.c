@@ -264,20 +264,57 @@ void dt_ring_anchor(struct dt_ring *r, uint64_t stamp)
 }
 
 /*
- * Copy r's newest anchors, at most acap, into c, after its records (their
- * anchors were written before them).  The writer may be taking a new
- * anchor meanwhile (a consuming read does not hold the buffer): keep only
- * the entries it cannot have overwritten.  (A resize replaces the anchors
- * with the records, under ring_lock: not during a copy.)
+ * The index of the last of r's anchors lo..hi-1 whose stamp is at or
+ * before stamp (lo if none): their stamps grow with the index.  The
+ * writer may be overwriting the oldest meanwhile; copy_anchors() checks
+ * what it copied afterwards.
+ */
+static unsigned int anchor_at(const struct dt_ring *r, unsigned int lo,
+                              unsigned int hi, uint64_t stamp)
+{
+    unsigned int first = lo;
+
+    while ( lo < hi )
+    {
+        unsigned int mid = lo + (hi - lo) / 2;
+
+        if ( ACCESS_ONCE(r->anchor[mid & r->mask].stamp) <= stamp )
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+
+    return lo > first ? lo - 1 : first;
+}
+
+/*
+ * Copy into c, after its records (their anchors were written before them),
+ * the anchors they need: from the newest at or before the first record's
+ * stamp to the first after the last record's, at most acap (records begin
+ * with their raw stamp).  The writer may be taking a new anchor meanwhile
+ * (a consuming read does not hold the buffer): keep only the entries it
+ * cannot have overwritten.  (A resize replaces the anchors with the
+ * records, under ring_lock: not during a copy.)
  */
 static void copy_anchors(struct dt_ring_copy *c, const struct dt_ring *r,
                          unsigned int acap)
 {
-    unsigned int size = r->mask + 1, n, next, first, i, keep;
+    unsigned int size = r->mask + 1, n, next, first, last, i, keep;
 
+    c->nr_anchors = 0;
+    if ( !c->nr )
+        return;
     n = read_atomic(&r->nr_anchors);
     smp_rmb();
-    first = n - min(n, min(size, acap));
+    first = n - min(n, size);
+    first = anchor_at(r, first, n,
+                      *(const uint64_t *)c->recs);
+    last = anchor_at(r, first, n,
+                     *(const uint64_t *)((const uint8_t *)c->recs +
+                                         (unsigned long)(c->nr - 1) *
+                                         rec_size));
+    n = min(n, last + 2);
+    first = max(first, n - min(n - first, acap));
     for ( i = first; i < n; i++ )
         c->anchors[i - first] = r->anchor[i & r->mask];
     smp_rmb();
@@ -490,10 +527,11 @@ int dt_rings_snapshot(struct dt_ring_snapshot **psnap, int only,
             continue;
         if ( !cap )
         {
-            /* Every anchor: the records copied may need the oldest. */
-            acap = cap = read_atomic(&ring_records);
+            cap = read_atomic(&ring_records);
             if ( pipe_max )
                 cap = min(cap, pipe_max);
+            /* At most one anchor per record, one before, one after. */
+            acap = cap + 2;
         }
         snap->cpu[i].cpu = cpu;
         snap->cpu[i].recs = vmalloc((unsigned long)rec_size * cap);

@@ -23,7 +23,9 @@
  * and NOW() for that same stamp, at most DT_ANCHOR_PERIOD ticks before each
  * record it stamps outside NMI/MCE, and the reader converts a stamp from
  * the anchors around it.  A buffer keeps as many anchors as records: a
- * record's anchor lasts as long as the record does.
+ * record's anchor lasts as long as the record does.  Every record begins
+ * with its stamp (uint64_t, raw), which a copy reads to take only the
+ * anchors its records need.
  */
 #define DT_ANCHOR_PERIOD (1UL << 20)
 

@@ -2,8 +2,9 @@
 /*
  * What ring.c uses of xen/dyntrace.h: the clock anchors' conversion and the
  * NMI test of dt_ring_anchor()'s ASSERT.  The harness's records are
- * numbered, not stamped; its writers take anchors of made-up stamps, whose
- * "NOW()" is stamp * 3 + 1, so that a reader can tell a torn anchor.
+ * numbered (their "stamp" is the number); its writers take anchors of
+ * those stamps, whose "NOW()" is stamp * 3 + 1, so that a reader can tell
+ * a torn anchor.
  */
 #ifndef XEN_DYNTRACE_H
 #define XEN_DYNTRACE_H
