@@ -24,9 +24,28 @@ expected=$(find "$REPO_ROOT/tests/dom0/$suite" -maxdepth 1 -name '*.sh' | wc -l)
 # sync_console makes every write wait for the UART instead.
 [ "$suite" != record ] || export XEN_ARGS="${XEN_ARGS:-} sync_console"
 
-verdict=0
-LOG=$log_file "$REPO_ROOT/scripts/boot.sh" "$arch" "$suite" || verdict=$?
-collect_tap "$XEN_VARIANT/$arch" "$suite" "$log_file" "$expected" "$verdict" >"$out"
+# dom0's own Linux, with several vCPUs under QEMU's multi-threaded TCG, sometimes dies of an int3
+# of its own text patching (a static key flipped by text_poke_bp(), e.g. in sched_clock_cpu()
+# at boot): "Oops: int3" with a PV kernel RIP, Xen itself unharmed. The pristine Xen, with none of
+# our code, does it too (docs/design.md, "Testing under QEMU"). Such a boot is run again, at most
+# twice, and says so; any other crash, and a Xen one always, fails the suite as it is.
+dom0_int3() { # LOG: dom0 Linux died of its own int3, and nothing else went wrong
+    grep -q 'Oops: int3' "$1" && grep -q 'RIP: e030:' "$1" &&
+        ! grep -Eq 'Panic on CPU|FATAL TRAP|Xen BUG at|Assertion .* failed at|Xen call trace' "$1"
+}
+retries=()
+for attempt in 1 2 3; do
+    verdict=0
+    LOG=$log_file "$REPO_ROOT/scripts/boot.sh" "$arch" "$suite" || verdict=$?
+    [ "$verdict" = 2 ] && [ "$attempt" -lt 3 ] && dom0_int3 "$log_file" || break
+    mv "$log_file" "$log_file.int3-$attempt"
+    retries+=("# $XEN_VARIANT/$arch/$suite: boot $attempt lost to dom0 Linux's own int3 ($(grep -m1 'RIP: e030:' "$log_file.int3-$attempt" | sed 's/.*RIP: e030://')), booted again; log kept as $(basename "$log_file").int3-$attempt")
+    log "${retries[-1]#\# }"
+done
+{
+    collect_tap "$XEN_VARIANT/$arch" "$suite" "$log_file" "$expected" "$verdict"
+    for r in "${retries[@]}"; do echo "$r"; done
+} >"$out"
 [ "$suite" != tracer ] || boot_sites_tap "$XEN_VARIANT/$arch/$suite/boot-sites" "$log_file" >>"$out"
 # The record suite's capture, exported on the host and opened with trace-cmd and speedscope.
 [ "$suite" != record ] || "$REPO_ROOT/tests/viewers/check-exports.sh" "$arch" "$log_file" >>"$out"

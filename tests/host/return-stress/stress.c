@@ -56,7 +56,8 @@ static bool stack_was_reset;
 static unsigned long resets;
 
 static unsigned long calls, hooked, returns, tails, abandons, nmis,
-    anomalies, claims, claimed_told;
+    anomalies, claims, claimed_told, abandoned_told, claimed_abandoned_told,
+    claims_left;
 
 /* The hook's log: the functions it was told about, in order. */
 static unsigned long hook_log[LOG_MAX];
@@ -115,14 +116,21 @@ void dyntrace_return_trampoline(void)
 /* The last function the first owner's hook was told, for the second's. */
 static unsigned long last_told;
 
-static void cf_check hook(unsigned long func, uint64_t calltime,
-                          unsigned int depth, uint32_t cookie)
+static void cf_check hook(const struct dt_ret_entry *e, unsigned int depth,
+                          bool returned)
 {
-    if ( depth < 1 || depth > DT_RET_DEPTH || calltime >= next_time )
+    unsigned long func = e->func;
+
+    if ( !returned )
+    {
+        abandoned_told++;
+        return;
+    }
+    if ( depth < 1 || depth > DT_RET_DEPTH || e->calltime >= next_time )
         anomaly("hook: %#lx at depth %u, called at %" PRIu64, func, depth,
-                calltime);
-    if ( cookie && cookie != COOKIE(func) )
-        anomaly("hook: %#lx with another's cookie %#x", func, cookie);
+                e->calltime);
+    if ( e->cookie && e->cookie != COOKIE(func) )
+        anomaly("hook: %#lx with another's cookie %#x", func, e->cookie);
     if ( hook_n < LOG_MAX )
         hook_log[hook_n] = func;
     hook_n++;
@@ -130,15 +138,22 @@ static void cf_check hook(unsigned long func, uint64_t calltime,
 }
 
 /* The second owner's hook: right after the first's, for the same entry. */
-static void cf_check claim_hook(unsigned long func, uint64_t calltime,
-                                unsigned int depth, uint32_t cookie)
+static void cf_check claim_hook(const struct dt_ret_entry *e,
+                                unsigned int depth, bool returned)
 {
+    unsigned long func = e->func;
+
+    if ( !returned )
+    {
+        claimed_abandoned_told++;
+        return;
+    }
     claimed_told++;
-    if ( depth < 1 || depth > DT_RET_DEPTH || calltime >= next_time )
+    if ( depth < 1 || depth > DT_RET_DEPTH || e->calltime >= next_time )
         anomaly("claim hook: %#lx at depth %u", func, depth);
-    if ( func != last_told || cookie != COOKIE(func) )
+    if ( func != last_told || e->cookie != COOKIE(func) )
         anomaly("claimed return of %#lx (cookie %#x) told after %#lx", func,
-                cookie, last_told);
+                e->cookie, last_told);
 }
 
 static void run_calls(struct sim_stack *s, unsigned int nest, bool may_abandon);
@@ -329,15 +344,30 @@ int main(int argc, char **argv)
         run_calls(&ordinary, 0, true);
     }
     dt_ret_counts(&overflow, &abandoned);
+    /* The entries of the last round's abandoned frames: never dropped. */
+    for ( r = 0; r < per_cpu__dt_ret_stacks.depth; r++ )
+        if ( per_cpu__dt_ret_stacks.e[r].owners & DT_RET_PROFILE )
+            claims_left++;
     printf("stress return-host: rounds=%lu calls=%lu hooked=%lu returns=%lu "
            "tails=%lu abandons=%lu nmis=%lu overflows=%u abandoned=%u "
-           "claims=%lu claims_told=%lu resets=%lu anomalies=%lu\n", rounds,
+           "abandoned_told=%lu claims=%lu claims_told=%lu "
+           "claims_abandoned=%lu resets=%lu anomalies=%lu\n", rounds,
            calls, hooked, returns, tails, abandons, nmis, overflow, abandoned,
-           claims, claimed_told, resets, anomalies);
-    /* Claimed entries of abandoned frames are never told: fewer, not 0. */
-    if ( !claims || !claimed_told || claimed_told > claims )
+           abandoned_told, claims, claimed_told, claimed_abandoned_told,
+           resets, anomalies);
+    /* Every entry dropped is told once as gone (R2), to each owner. */
+    if ( !abandoned || abandoned_told != abandoned )
     {
-        printf("claims: %lu made, %lu told\n", claims, claimed_told);
+        printf("abandoned: %u dropped, %lu told\n", abandoned,
+               abandoned_told);
+        anomalies++;
+    }
+    /* Each claimed entry told once: returned, gone, or still there. */
+    if ( !claims || !claimed_told ||
+         claimed_told + claimed_abandoned_told + claims_left != claims )
+    {
+        printf("claims: %lu made, %lu told returned, %lu gone, %lu left\n",
+               claims, claimed_told, claimed_abandoned_told, claims_left);
         anomalies++;
     }
     return anomalies ? 1 : 0;

@@ -11,9 +11,14 @@
  * ret is the address of the slot that holds the return address: a callback
  * may divert the return to dyntrace_return_trampoline (below).
  *
- * With no scope set and the function tracer alone running (dt_fast_active),
- * it only calls dyntrace_fast_entry(), which keeps every register itself
- * (ARCH_DYNTRACE_FAST_ENTRY) and finds ip and parent_ip from its frame.
+ * With no scope set and the function tracer alone running (dt_fast_active
+ * is DYNTRACE_FAST_FUNCTION), it only calls dyntrace_fast_entry(), which
+ * keeps every register itself (ARCH_DYNTRACE_FAST_ENTRY) and finds ip and
+ * parent_ip from its frame; likewise dyntrace_fast_graph_entry() for
+ * function_graph alone (DYNTRACE_FAST_GRAPH) while set_graph_function is
+ * empty (dt_graph_nr, which changes outside the rendezvous: tested here).
+ * With the profiler alone (DYNTRACE_FAST_PROFILE), it calls
+ * dyntrace_fast_profile_entry() as it would the dispatcher.
  *
  * When a scope is set (dt_scope.active, its first word, non-zero), it is
  * tested first, before the registers are saved: dyntrace_scope_entry()
@@ -70,9 +75,23 @@
 FUNC(dyntrace_trampoline)
         cmpl    $0, dt_scope(%rip)      /* dt_scope.active */
         jne     .Lscoped
-        cmpb    $0, dt_fast_active(%rip)
-        je      .Ldispatch
+        cmpb    $DYNTRACE_FAST_FUNCTION, dt_fast_active(%rip)
+        jne     .Lnot_function
         call    dyntrace_fast_entry     /* every register kept */
+        RET
+
+.Lnot_function:
+        cmpb    $DYNTRACE_FAST_GRAPH, dt_fast_active(%rip)
+        jne     .Lnot_graph
+        cmpl    $0, dt_graph_nr(%rip)   /* set_graph_function empty? */
+        jne     .Ldispatch
+        call    dyntrace_fast_graph_entry /* every register kept */
+        RET
+
+.Lnot_graph:
+        cmpb    $DYNTRACE_FAST_PROFILE, dt_fast_active(%rip)
+        jne     .Ldispatch
+        DISPATCH dyntrace_fast_profile_entry
         RET
 
 .Ldispatch:
@@ -91,45 +110,34 @@ FUNC(dyntrace_trampoline)
 END(dyntrace_trampoline)
 
 /*
- * dt_ring_anchor(%rdi, %rsi) for dyntrace_fast_entry(), which must find
- * every register as it was (asm/dyntrace.h, arch_dyntrace_fast_anchor()):
- * save the call-clobbered ones, align the stack for the C call.
+ * dt_ring_anchor(ring, stamp) for the fast entries, which must find every
+ * register as it was (asm/dyntrace.h, arch_dyntrace_fast_anchor()).
  */
 FUNC(dyntrace_anchor_thunk)
         push    %rax
-        push    %rcx
-        push    %rdx
-        push    %rsi
-        push    %rdi
-        push    %r8
-        push    %r9
-        push    %r10
-        push    %r11
-        push    %rbp
-        mov     %rsp, %rbp
-        and     $~15, %rsp
+        SAVE_SCRATCH
         call    dt_ring_anchor
-        mov     %rbp, %rsp
-        pop     %rbp
-        pop     %r11
-        pop     %r10
-        pop     %r9
-        pop     %r8
-        pop     %rdi
-        pop     %rsi
-        pop     %rdx
-        pop     %rcx
+        RESTORE_SCRATCH
         pop     %rax
         RET
 END(dyntrace_anchor_thunk)
 
 /*
- * The function tracer (common/dyntrace/function.c, a later patch of the
- * series than this file) defines dyntrace_fast_entry().  Until it does,
- * nothing sets dt_fast_active and this default is never called.
+ * The function tracer (common/dyntrace/function.c), function_graph
+ * (graph.c) and the profiler (profile.c), later patches of the series than
+ * this file, define the fast entries.  Until they do, nothing sets dt_fast_active to call them and
+ * these defaults are never called.
  */
         .weak   dyntrace_fast_entry
         .type   dyntrace_fast_entry, @function
 dyntrace_fast_entry:
+        .weak   dyntrace_fast_graph_entry
+        .type   dyntrace_fast_graph_entry, @function
+dyntrace_fast_graph_entry:
+        .weak   dyntrace_fast_profile_entry
+        .type   dyntrace_fast_profile_entry, @function
+dyntrace_fast_profile_entry:
         RET
         .size   dyntrace_fast_entry, . - dyntrace_fast_entry
+        .size   dyntrace_fast_graph_entry, . - dyntrace_fast_graph_entry
+        .size   dyntrace_fast_profile_entry, . - dyntrace_fast_profile_entry

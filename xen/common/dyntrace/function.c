@@ -462,7 +462,7 @@ static void cf_check function_call(unsigned long ip, unsigned long parent_ip,
 #ifdef ARCH_DYNTRACE_FAST_ENTRY
 /*
  * The trampoline's call while dt_fast_active says the function tracer alone
- * is active (xen/dyntrace.h; it changes in the rendezvous, as the
+ * is active (DYNTRACE_FAST_FUNCTION) (xen/dyntrace.h; it changes in the rendezvous, as the
  * dispatcher's callbacks do): the dispatcher's work and the callback's in
  * one frame that saves only the registers it uses.
  */
@@ -506,7 +506,9 @@ static int __init cf_check function_tracer_init(void)
     /* nop first: tracing starts with the first tracer registered. */
     dyntrace_register_tracer(&nop_tracer);
     dyntrace_register_tracer(&function_tracer);
-    dt_tracer_set_fast(function_call);
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
+    dt_tracer_set_fast(function_call, DYNTRACE_FAST_FUNCTION);
+#endif
 
     return 0;
 }

@@ -29,61 +29,89 @@
 
 static dyntrace_func_t graph_entry;
 
-/* Fill one record: IRQs off, maybe in NMI/MCE context. */
-static void graph_record(unsigned long ip, unsigned long parent_ip,
-                         uint64_t ts, unsigned int depth, unsigned int flags)
+/*
+ * The context word of a record (output.h): who ran the call, on which CPU,
+ * in which context (flags), at which depth.  A return repeats its entry's.
+ * The fields in the order of the record's, little-endian (every
+ * architecture of Xen: graph_tracer_init() checks).
+ */
+#define CTX_FLAGS(f) ((uint64_t)(f) << 48)
+static always_inline uint64_t graph_ctx(const struct vcpu *v,
+                                        unsigned int cpu, unsigned int flags,
+                                        unsigned int depth)
+{
+    return v->domain->domain_id | ((uint64_t)v->vcpu_id << 16) |
+           ((uint64_t)cpu << 32) | CTX_FLAGS(flags) | ((uint64_t)depth << 56);
+}
+
+/*
+ * Fill one record: IRQs off, maybe in NMI/MCE context.  The CPU is the
+ * buffer's (an Arm vCPU's return may come on another CPU than its entry).
+ * fast: from the fast entry, which makes no call but through arch thunks.
+ */
+static always_inline void graph_record(unsigned long ip,
+                                       unsigned long parent_ip, uint64_t ts,
+                                       uint64_t ctx, bool nmi, bool fast)
 {
     struct dyntrace_record *rec;
-    const struct vcpu *v;
     struct dt_ring *r;
     unsigned int cpu;
 
     rec = dt_ring_reserve(&r, &cpu, sizeof(*rec));
     if ( !rec )
         return;
-    /* As in function_call(): turned off while we reserved. */
+    /* As in function_record(): turned off while we reserved. */
     if ( unlikely(!ACCESS_ONCE(dt_recording)) )
     {
         dt_ring_cancel(r);
         return;
     }
-    if ( in_irq() )
-        flags |= DT_FLAG_IN_IRQ;
     /* No anchor in NMI/MCE context: NOW() may read a torn calibration. */
-    if ( !(flags & DT_FLAG_IN_NMI) && unlikely(dt_ring_anchor_due(r, ts)) )
-        dt_ring_anchor(r, ts);
+    if ( unlikely(dt_ring_anchor_due(r, ts)) && !nmi )
+    {
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
+        if ( fast )
+            arch_dyntrace_fast_anchor(r, ts);
+        else
+#endif
+            dt_ring_anchor(r, ts);
+    }
     rec->ts = ts;
     rec->ip = ip;
     rec->parent_ip = parent_ip;
-    v = current;
-    rec->domid = v->domain->domain_id;
-    rec->vcpu = v->vcpu_id;
+    rec->ctx = ctx;
     rec->cpu = cpu;
-    rec->flags = flags;
-    rec->pad = depth;
 
     dt_ring_commit(r);
 }
 
-/* The time now (raw, B14), and the flags of the context it is read in. */
-static always_inline uint64_t graph_stamp(unsigned int *flags)
+/*
+ * A call: hook its return, then record the entry (IRQs off).  fast: from
+ * the fast entry, which finds the call in its frame, makes no call but
+ * through arch thunks, and runs only while set_graph_function is empty (the
+ * trampoline tests it).
+ */
+static always_inline void graph_call(unsigned long ip, unsigned long *ret,
+                                     bool irqs_off, bool fast)
 {
-    *flags |= DT_FLAG_RAW_TS;
-    if ( arch_dyntrace_in_nmi() )
-        *flags |= DT_FLAG_IN_NMI;
-
-    return arch_dyntrace_stamp();
-}
-
-static void cf_check graph_entry(unsigned long ip, unsigned long parent_ip,
-                                 unsigned long *ret, bool irqs_off)
-{
-    unsigned int depth, flags = irqs_off ? DT_FLAG_IRQS_OFF : 0;
+    unsigned int cpu, depth, flags;
     unsigned int owners = DT_RET_GRAPH;
-    uint64_t now;
+    struct dt_ret_stack *st;
+    struct dt_ret_entry *e;
+    bool nmi;
 
-    if ( !ret || !ACCESS_ONCE(dt_recording) )
+    if ( unlikely(!ACCESS_ONCE(dt_recording)) )
         return;
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
+    if ( fast )
+    {
+        unsigned long *frame = (unsigned long *)arch_dyntrace_fast_frame();
+
+        ip = frame[0] - DYNTRACE_RET_TO_SITE;
+        ret = &frame[1];
+    }
+    else
+#endif
     /* set_graph_function: a root, or a call inside a root's tree. */
     if ( unlikely(!dt_state_graph_all()) )
     {
@@ -92,38 +120,120 @@ static void cf_check graph_entry(unsigned long ip, unsigned long parent_ip,
             return;
         owners |= DT_RET_TREE;
     }
-    now = graph_stamp(&flags);
-    depth = dt_ret_push(ret, ip, now, ACCESS_ONCE(dt_graph_max_depth),
-                        owners, 0);
-    /* Not hooked: no entry either, the output nests only what returns. */
-    if ( !depth || ACCESS_ONCE(dt_tracing_thresh) )
+    cpu = smp_processor_id();
+    st = dt_ret_stack(cpu);
+    if ( unlikely(!st) || unlikely(!dt_ring_cpu_ready(cpu)) )
         return;
-    graph_record(ip, parent_ip, now, depth, flags | DT_FLAG_GRAPH_ENT);
+    nmi = arch_dyntrace_cpu_in_nmi(cpu);
+    e = dt_ret_push_entry(st, ret, ip, &dt_graph_max_depth, owners, nmi,
+                          fast, &depth);
+    /* Not hooked: no entry either, the output nests only what returns. */
+    if ( !e )
+        return;
+    e->calltime = arch_dyntrace_stamp();
+    e->cookie = 0;
+    flags = DT_FLAG_RAW_TS | DT_FLAG_GRAPH_ENT;
+    if ( irqs_off )
+        flags |= DT_FLAG_IRQS_OFF;
+    if ( in_irq() )
+        flags |= DT_FLAG_IN_IRQ;
+    if ( nmi )
+        flags |= DT_FLAG_IN_NMI;
+    e->ctx = graph_ctx(current, cpu, flags, depth);
+    if ( ACCESS_ONCE(dt_tracing_thresh) )
+        return;
+    graph_record(e->func, e->ret, e->calltime, e->ctx, nmi, fast);
 }
 
-/*
- * A hooked return (return.c): recorded while function_graph is the tracer
- * and tracing is on.  Returns still pending from an earlier run of it are
- * popped with no record.
- */
-static void cf_check graph_return(unsigned long func, uint64_t calltime,
-                                  unsigned int depth, uint32_t cookie)
+static void cf_check graph_entry(unsigned long ip, unsigned long parent_ip,
+                                 unsigned long *ret, bool irqs_off)
 {
-    unsigned int flags = DT_FLAG_GRAPH_RET;
+    if ( ret )
+        graph_call(ip, ret, irqs_off, false);
+}
+
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
+/*
+ * The trampoline's call while function_graph alone is active and
+ * set_graph_function is empty (DYNTRACE_FAST_GRAPH): the dispatcher's work
+ * and the callback's in one frame that saves only the registers it uses.
+ */
+void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_graph_entry(void)
+{
+    unsigned long flags;
+
+    local_irq_save(flags);
+    graph_call(0, NULL, arch_dyntrace_irqs_off(flags), true);
+    arch_dyntrace_irq_restore(flags);
+}
+#endif
+
+/*
+ * Under tracing_thresh (microseconds)?  Out of line: its 128-bit product
+ * would make every caller realign its stack for a spill slot.
+ */
+static bool noinline too_short(const struct dt_ret_entry *e, uint64_t now,
+                               uint32_t thresh)
+{
+    return dt_stamp_delta_ns(now - e->calltime) < thresh * 1000ULL;
+}
+
+static always_inline void graph_ret(const struct dt_ret_entry *e)
+{
     uint32_t thresh = ACCESS_ONCE(dt_tracing_thresh);
-    uint64_t now;
+    uint64_t now, ctx;
 
     if ( dt_tracer_active() != graph_entry || !ACCESS_ONCE(dt_recording) )
         return;
-    now = graph_stamp(&flags);
+    now = arch_dyntrace_stamp();
+    /* The entry's flags had GRAPH_ENT, not GRAPH_RET. */
+    ctx = e->ctx ^ CTX_FLAGS(DT_FLAG_GRAPH_ENT | DT_FLAG_GRAPH_RET);
     if ( thresh )
     {
-        if ( dt_stamp_delta_ns(now - calltime) < thresh * 1000ULL )
+        if ( too_short(e, now, thresh) )
             return;
-        flags |= DT_FLAG_GRAPH_TAIL;
+        ctx |= CTX_FLAGS(DT_FLAG_GRAPH_TAIL);
     }
-    graph_record(func, calltime, now, depth, flags);
+    graph_record(e->func, e->calltime, now, ctx,
+                 ctx & CTX_FLAGS(DT_FLAG_IN_NMI), false);
 }
+
+/* The hook (return.c). */
+static void cf_check graph_return(const struct dt_ret_entry *e,
+                                  unsigned int depth, bool returned)
+{
+    if ( returned )
+        graph_ret(e);
+}
+
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
+/*
+ * The return trampoline's call while function_graph alone is active
+ * (DYNTRACE_FAST_GRAPH), instead of dyntrace_return(): the pop and the
+ * record without the hook's indirect call.  An entry of another owner
+ * still pending (the profiler ran until the last switch) has its hook run.
+ */
+unsigned long dyntrace_fast_graph_return(unsigned long frame)
+{
+    struct dt_ret_stack *st = dt_ret_stack(smp_processor_id());
+    const struct dt_ret_entry *e;
+    unsigned long flags, ret;
+    unsigned int d, owners;
+
+    local_irq_save(flags);
+    e = dt_ret_pop_entry(st, frame, &d);
+    owners = e->owners;
+    if ( owners & DT_RET_GRAPH )
+        graph_ret(e);
+    owners &= ~(DT_RET_GRAPH | DT_RET_TREE);
+    if ( unlikely(owners) )
+        dt_ret_run_hooks(e, d, owners);
+    ret = dt_ret_release(st, e, d);
+    arch_dyntrace_irq_restore(flags);
+
+    return ret;
+}
+#endif
 
 /* ---- output ---- */
 
@@ -262,9 +372,24 @@ static int __init cf_check graph_tracer_init(void)
 {
     BUILD_BUG_ON(DT_RET_DEPTH != DT_GRAPH_DEPTH_MAX);
     BUILD_BUG_ON(DT_GRAPH_DEPTH_MAX > UINT8_MAX);
+    /* graph_ctx() */
+    BUILD_BUG_ON(__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__);
+    BUILD_BUG_ON(offsetof(struct dyntrace_record, domid) !=
+                 offsetof(struct dyntrace_record, ctx));
+    BUILD_BUG_ON(offsetof(struct dyntrace_record, vcpu) !=
+                 offsetof(struct dyntrace_record, ctx) + 2);
+    BUILD_BUG_ON(offsetof(struct dyntrace_record, cpu) !=
+                 offsetof(struct dyntrace_record, ctx) + 4);
+    BUILD_BUG_ON(offsetof(struct dyntrace_record, flags) !=
+                 offsetof(struct dyntrace_record, ctx) + 6);
+    BUILD_BUG_ON(offsetof(struct dyntrace_record, pad) !=
+                 offsetof(struct dyntrace_record, ctx) + 7);
 
     dt_ret_set_hook(DT_RET_GRAPH, graph_return);
     dyntrace_register_tracer(&graph_tracer);
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
+    dt_tracer_set_fast(graph_entry, DYNTRACE_FAST_GRAPH);
+#endif
 
     return 0;
 }

@@ -21,10 +21,16 @@ struct dyntrace_record {
     uint64_t ts;                /* NOW(), ns (raw: DT_FLAG_RAW_TS) */
     unsigned long ip;           /* traced function's patch site */
     unsigned long parent_ip;    /* its caller's return address */
-    uint16_t domid;             /* domain running (DOMID_IDLE: idle) */
-    uint16_t vcpu;
-    uint16_t cpu;
-    uint8_t flags;
+    /*
+     * The context, also as one word (ctx): function_graph's return repeats
+     * its entry's with the flags changed (graph.c).
+     */
+    union {
+        struct {
+            uint16_t domid;             /* domain running (DOMID_IDLE: idle) */
+            uint16_t vcpu;
+            uint16_t cpu;
+            uint8_t flags;
 #define DT_FLAG_IRQS_OFF  (1u << 0)
 #define DT_FLAG_IN_IRQ    (1u << 1)
 #define DT_FLAG_IN_NMI    (1u << 2)
@@ -37,7 +43,10 @@ struct dyntrace_record {
 #define DT_FLAG_GRAPH_RET (1u << 5)
 /* A return whose entry was not recorded (tracing_thresh). */
 #define DT_FLAG_GRAPH_TAIL (1u << 6)
-    uint8_t pad;
+            uint8_t pad;
+        };
+        uint64_t ctx;
+    };
 };
 
 /* The record layout is part of the interface (docs, benchmarks). */

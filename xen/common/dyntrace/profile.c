@@ -7,12 +7,16 @@
  * trace_stat/function<N> sums one CPU's table by function (ftrace's
  * columns), trace_stat/domains every CPU's by domain and function.  The
  * counts live apart from the ring buffers: nothing is lost when they wrap.
+ * Where returns are hooked, a call is counted once it ends (its hit and
+ * its time when it returns; its hit alone once its frame is found gone,
+ * R2 of return.c), so that its entry only pushes the return.
  *
  * The rules (docs/design.md, "The profiler"):
  *
  * P1  A CPU's table is written only by that CPU, with IRQs off: by the
- *     profiler's callback and its return hook.  In NMI/MCE context nothing
- *     is counted (it could interrupt an update of the same slot).
+ *     profiler's callback (an untimed hit) and its return hook (a call
+ *     that ended).  In NMI/MCE context nothing is counted (it could
+ *     interrupt an update of the same slot).
  * P2  Each slot has a sequence count, odd while its CPU writes the slot;
  *     a reader copies a slot again until it sees the same even count
  *     before and after the copy.  Every smp_wmb() of a writer pairs with
@@ -24,14 +28,17 @@
  *     while it does.  A reader keeps a copy only if the table's gen was
  *     the current one before and after it.  An offline CPU's table is
  *     thus cleared by a restart too.
- * P4  A return is timed into the slot its entry counted, if the table is
- *     still of the generation the entry saw (the entry's cookie).
+ * P4  A call is counted in the generation it began in (its entry's
+ *     cookie): if profiling restarted since, it is not counted at all.
  * P5  Tables are allocated before profiling can start (prepare(), and
  *     CPU_UP_PREPARE for a CPU coming online after that) and never freed:
  *     readers take no lock.  A CPU without one counts nothing.
  * P6  A table holds PROF_SLOTS (function, domain) pairs; a hit of a pair
  *     that finds no room within PROF_PROBES slots is counted as missed,
  *     and the readers show that count.
+ * P7  A call is profiled only on a CPU up for tracing (dt_ring_cpu_ready():
+ *     current set, per-CPU data live); one that began there is counted at
+ *     its end wherever that CPU is then.
  */
 
 #include <xen/cpu.h>
@@ -49,7 +56,7 @@
 #include "ring.h"
 #include "tracer.h"
 
-/* Slots per CPU table (a power of 2, at most 65536: the cookie's half). */
+/* Slots per CPU table (a power of 2: slot_hash() gives 12 bits). */
 #define PROF_SLOTS  4096
 #define PROF_PROBES 32
 
@@ -106,7 +113,7 @@ static unsigned int slot_hash(unsigned long ip, domid_t domid)
 }
 
 /* The slot of (ip, domid) in t, taken if need be; PROF_SLOTS: no room. */
-static unsigned int slot_find(struct prof_table *t, unsigned long ip,
+static always_inline unsigned int slot_find(struct prof_table *t, unsigned long ip,
                               domid_t domid)
 {
     unsigned int i, n;
@@ -132,77 +139,171 @@ static unsigned int slot_find(struct prof_table *t, unsigned long ip,
     return PROF_SLOTS;
 }
 
-/* The callback, after the tracer's (tracer.c), IRQs off. */
-static void cf_check profile_call(unsigned long ip, unsigned long parent_ip,
-                                  unsigned long *ret, bool irqs_off)
+/*
+ * P3: the wipe of a table of an older generation, by the table's own CPU,
+ * under generation 0 (never a live one): a reader that saw any of it sees
+ * gen changed.
+ */
+static void noinline table_wipe(struct prof_table *t, uint32_t gen)
 {
-    struct prof_table *t;
+    write_atomic(&t->gen, 0);
+    smp_wmb();                  /* pairs with copy_table()'s second rmb */
+    memset(t->s, 0, sizeof(t->s));
+    t->missed = 0;
+    smp_wmb();                  /* pairs with copy_table()'s first rmb */
+    write_atomic(&t->gen, gen);
+}
+
+/*
+ * Count one call of ip on cpu that began in generation gen (P4): a hit,
+ * and if it returned, its time (raw clock ticks, delta).  IRQs off, not in
+ * NMI/MCE context (P1).
+ */
+static always_inline void count(unsigned int cpu, unsigned long ip,
+                                uint32_t gen, bool timed, uint64_t delta)
+{
+    struct prof_table *t = tables[cpu];
     struct prof_slot *s;
     unsigned int i;
-    uint32_t gen, cookie;
+    uint64_t ns;
 
-    /* P1. */
-    if ( arch_dyntrace_in_nmi() )
+    if ( !t || gen != ACCESS_ONCE(prof_gen) )
         return;
-    t = tables[smp_processor_id()];
-    if ( !t )
-        return;
-    gen = ACCESS_ONCE(prof_gen);
-    if ( t->gen != gen )
-    {
-        /*
-         * P3: the wipe, by the table's own CPU, under generation 0 (never
-         * a live one): a reader that saw any of it sees gen changed.
-         */
-        write_atomic(&t->gen, 0);
-        smp_wmb();              /* pairs with copy_table()'s second rmb */
-        memset(t->s, 0, sizeof(t->s));
-        t->missed = 0;
-        smp_wmb();              /* pairs with copy_table()'s first rmb */
-        write_atomic(&t->gen, gen);
-    }
+    if ( unlikely(t->gen != gen) )
+        table_wipe(t, gen);
     i = slot_find(t, ip, current->domain->domain_id);
-    if ( i == PROF_SLOTS )
+    if ( unlikely(i == PROF_SLOTS) )
     {
         t->missed++;
         return;
     }
     s = &t->s[i];
+    ns = timed ? dt_stamp_delta_ns(delta) : 0;
     slot_begin(s);
     s->hits++;
+    if ( timed )
+    {
+        s->timed++;
+        s->time += ns;
+        s->time_sq += ns * ns;
+    }
     slot_end(s);
-
-    if ( !timing || !ret )
-        return;
-    /* P4; R6 of return.c: share the entry function_graph pushed. */
-    cookie = (gen << 16) | i;
-    if ( !dt_ret_claim(ret, ip, DT_RET_PROFILE, cookie) )
-        dt_ret_push(ret, ip, arch_dyntrace_stamp(), 0, DT_RET_PROFILE, cookie);
 }
 
-/* A timed return (return.c), IRQs off. */
-static void cf_check profile_return(unsigned long func, uint64_t calltime,
-                                    unsigned int depth, uint32_t cookie)
+/* An untimed hit, counted at once. */
+static void noinline count_hit(unsigned int cpu, unsigned long ip)
 {
-    struct prof_table *t = tables[smp_processor_id()];
-    uint32_t gen = ACCESS_ONCE(prof_gen);
-    struct prof_slot *s;
-    uint64_t ns;
-
-    /* P1, P4; and nothing more once profiling stopped. */
-    if ( !t || arch_dyntrace_in_nmi() || !dt_profiler_is_active() ||
-         t->gen != gen || (cookie >> 16) != (gen & 0xffff) )
-        return;
-    s = &t->s[cookie & 0xffff];
-    if ( s->ip != func )
-        return;
-    ns = dt_stamp_delta_ns(arch_dyntrace_stamp() - calltime);
-    slot_begin(s);
-    s->timed++;
-    s->time += ns;
-    s->time_sq += ns * ns;
-    slot_end(s);
+    count(cpu, ip, ACCESS_ONCE(prof_gen), false, 0);
 }
+
+/*
+ * A call (IRQs off).  Where returns are timed, it is counted when it ends
+ * (P4): its return is hooked, sharing the entry function_graph pushed if
+ * any (R6 of return.c, claim).  Otherwise, or if it cannot be hooked, its
+ * hit is counted now.
+ */
+static always_inline void profile_enter(unsigned long ip, unsigned long *ret,
+                                        bool claim)
+{
+    unsigned int cpu = smp_processor_id(), depth;
+    struct dt_ret_stack *st;
+    struct dt_ret_entry *e;
+    uint32_t gen;
+
+    /* P1; and a CPU not up has no current domain (P7). */
+    if ( arch_dyntrace_cpu_in_nmi(cpu) || unlikely(!dt_ring_cpu_ready(cpu)) )
+        return;
+    if ( timing && ret && (st = dt_ret_stack(cpu)) != NULL )
+    {
+        gen = ACCESS_ONCE(prof_gen);
+        if ( claim && dt_ret_claim(ret, ip, DT_RET_PROFILE, gen) )
+            return;
+        e = dt_ret_push_entry(st, ret, ip, NULL, DT_RET_PROFILE, false, false,
+                              &depth);
+        if ( e )
+        {
+            e->calltime = arch_dyntrace_stamp();
+            e->cookie = gen;
+            return;
+        }
+    }
+    count_hit(cpu, ip);
+}
+
+/* The callback, after the tracer's (tracer.c), IRQs off. */
+static void cf_check profile_call(unsigned long ip, unsigned long parent_ip,
+                                  unsigned long *ret, bool irqs_off)
+{
+    profile_enter(ip, ret, true);
+}
+
+/*
+ * A hooked call ends: returned, its time from the entry's; its frame gone
+ * (R2), a hit alone.  Nothing once profiling stopped; and (P1) nothing in
+ * NMI/MCE context.
+ */
+static always_inline void profile_end(const struct dt_ret_entry *e,
+                                      bool returned)
+{
+    unsigned int cpu = smp_processor_id();
+    uint64_t delta = 0;
+
+    if ( arch_dyntrace_cpu_in_nmi(cpu) || !dt_profiler_is_active() )
+        return;
+    if ( returned )
+        delta = arch_dyntrace_stamp() - e->calltime;
+    count(cpu, e->func, e->cookie, returned, delta);
+}
+
+/* The hook (return.c). */
+static void cf_check profile_return(const struct dt_ret_entry *e,
+                                    unsigned int depth, bool returned)
+{
+    profile_end(e, returned);
+}
+
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
+/*
+ * The trampoline's call while the profiler alone runs (the tracer has no
+ * callback: DYNTRACE_FAST_PROFILE), called as the dispatcher is.
+ */
+void dyntrace_fast_profile_entry(unsigned long ip, unsigned long parent_ip,
+                                 unsigned long *ret)
+{
+    unsigned long flags;
+
+    local_irq_save(flags);
+    profile_enter(ip, ret, false);
+    arch_dyntrace_irq_restore(flags);
+}
+
+/*
+ * The return trampoline's call instead of dyntrace_return(), likewise: the
+ * pop and the count without the hook's indirect call.  An entry of another
+ * owner still pending (function_graph ran until the last switch) has its
+ * hook run.
+ */
+unsigned long dyntrace_fast_profile_return(unsigned long frame)
+{
+    struct dt_ret_stack *st = dt_ret_stack(smp_processor_id());
+    const struct dt_ret_entry *e;
+    unsigned long flags, ret;
+    unsigned int d, owners;
+
+    local_irq_save(flags);
+    e = dt_ret_pop_entry(st, frame, &d);
+    owners = e->owners;
+    if ( owners & DT_RET_PROFILE )
+        profile_end(e, true);
+    owners &= ~(DT_RET_PROFILE | DT_RET_TREE);
+    if ( unlikely(owners) )
+        dt_ret_run_hooks(e, d, owners);
+    ret = dt_ret_release(st, e, d);
+    arch_dyntrace_irq_restore(flags);
+
+    return ret;
+}
+#endif
 
 static int cf_check profile_prepare(void)
 {
@@ -599,6 +700,9 @@ static int cf_check profile_print_domains(struct dyntrace_text *t)
 
 static const struct dt_profiler profiler = {
     .func = profile_call,
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
+    .fast_kind = DYNTRACE_FAST_PROFILE,
+#endif
     .prepare = profile_prepare,
     .restart = profile_restart,
     .print_cpu = profile_print_cpu,
@@ -607,8 +711,6 @@ static const struct dt_profiler profiler = {
 
 static int __init cf_check profile_init(void)
 {
-    BUILD_BUG_ON(PROF_SLOTS > 0x10000);
-
 #ifdef ARCH_DYNTRACE_RETURN
     timing = !arch_dyntrace_return_usable(&untimed_why);
 #endif

@@ -24,8 +24,9 @@
  *     under R2, and its frame can no longer return.  If it does not, the
  *     return address is lost: that is a bug, reported by a panic.
  * R4  Entries are pushed and popped with IRQs off; only NMI/MCE nest.  A
- *     push reserves its slot (depth) before filling it and a pop copies its
- *     entry before giving the slot up, so a nested push works above; and
+ *     push reserves its slot (depth) before filling it and a pop is done
+ *     with its entry (its hooks have run) before giving the slot up, so a
+ *     nested push works above; and
  *     in NMI/MCE context (their own stacks, whose order against the
  *     interrupted stack R1 cannot know) nothing is dropped at a push.
  *
@@ -56,7 +57,7 @@
 #include "return.h"
 
 static dt_ret_hook_t *ret_hooks[DT_RET_NR_HOOKS];
-static atomic_t overflows, abandoned;
+atomic_t dt_ret_overflows, dt_ret_abandoned;
 
 void __init dt_ret_set_hook(unsigned int owner, dt_ret_hook_t *hook)
 {
@@ -69,59 +70,64 @@ void __init dt_ret_set_hook(unsigned int owner, dt_ret_hook_t *hook)
 
 void dt_ret_counts(unsigned int *overflow, unsigned int *abandon)
 {
-    *overflow = atomic_read(&overflows);
-    *abandon = atomic_read(&abandoned);
+    *overflow = atomic_read(&dt_ret_overflows);
+    *abandon = atomic_read(&dt_ret_abandoned);
 }
 
 #ifdef ARCH_DYNTRACE_RETURN
 
-struct ret_entry {
-    unsigned long frame;        /* R1: the address of the return slot */
-    unsigned long ret;          /* the original return address */
-    unsigned long func;         /* the traced function's site */
-    uint64_t calltime;
-    uint32_t cookie;            /* the profiler's (profile.c) */
-    unsigned int owners;        /* DT_RET_*: whose hooks run (R6) */
-};
+/*
+ * R6: each owner's hook once (set at boot, before any push), when the call
+ * returned or, R2, its frame is gone (returned false).
+ */
+static always_inline void run_hooks(const struct dt_ret_entry *e,
+                                    unsigned int depth, unsigned int owners,
+                                    bool returned)
+{
+    dt_ret_hook_t *hook;
 
-struct ret_stack {
-    unsigned int depth;         /* entries in use, abandoned ones too */
-    struct ret_entry e[DT_RET_DEPTH];
-};
+    if ( (owners & DT_RET_GRAPH) && (hook = ret_hooks[0]) != NULL )
+        hook(e, depth, returned);
+    if ( (owners & DT_RET_PROFILE) && (hook = ret_hooks[1]) != NULL )
+        hook(e, depth, returned);
+}
+
+void dt_ret_run_hooks(const struct dt_ret_entry *e, unsigned int depth,
+                      unsigned int owners)
+{
+    run_hooks(e, depth, owners, true);
+}
+
+/* R2: the entry at depth d belongs to a frame gone; count it, tell its owners. */
+static void abandon(const struct dt_ret_stack *st, unsigned int d)
+{
+    atomic_inc(&dt_ret_abandoned);
+    run_hooks(&st->e[d - 1], d, st->e[d - 1].owners, false);
+}
 
 #ifdef ARCH_DYNTRACE_RET_PER_VCPU
 /*
- * The running vCPU's.  context_switch() sets current and switches stacks
- * with IRQs off and no traced function in between, so the stack a frame is
- * on and the return stack its entry is on always go together.  NULL (its
- * allocation is the vCPU's): nothing is hooked.
+ * The running vCPU's (dt_ret_stack()).  context_switch() sets current and
+ * switches stacks with IRQs off and no traced function in between, so the
+ * stack a frame is on and the return stack its entry is on always go
+ * together.
  */
-static always_inline struct ret_stack *cur_stack(void)
-{
-    return current->arch.dyntrace_ret;
-}
-
 int dyntrace_vcpu_init(struct vcpu *v)
 {
-    v->arch.dyntrace_ret = xzalloc(struct ret_stack);
+    v->arch.dyntrace_ret = xzalloc(struct dt_ret_stack);
 
     return v->arch.dyntrace_ret ? 0 : -ENOMEM;
 }
 
 void dyntrace_vcpu_destroy(struct vcpu *v)
 {
-    struct ret_stack *st = v->arch.dyntrace_ret;
+    struct dt_ret_stack *st = v->arch.dyntrace_ret;
 
     v->arch.dyntrace_ret = NULL;
     xfree(st);
 }
 #else
-static DEFINE_PER_CPU(struct ret_stack, ret_stacks);
-
-static always_inline struct ret_stack *cur_stack(void)
-{
-    return &this_cpu(ret_stacks);
-}
+DEFINE_PER_CPU(struct dt_ret_stack, dt_ret_stacks);
 
 /*
  * x86's switch_stack_and_jump() (reset_stack_and_jump(), asm/current.h) is
@@ -133,39 +139,44 @@ static always_inline struct ret_stack *cur_stack(void)
  */
 void dyntrace_stack_reset(void)
 {
-    struct ret_stack *st = cur_stack();
+    struct dt_ret_stack *st = dt_ret_stack(smp_processor_id());
     unsigned long flags;
 
     local_irq_save(flags);
-    if ( st->depth )
-    {
-        atomic_add(st->depth, &abandoned);
-        st->depth = 0;
-    }
+    for ( ; st->depth; st->depth-- )
+        abandon(st, st->depth);
     local_irq_restore(flags);
 }
 #endif
 
-/*
- * R2: the depth once the entries of frames gone are dropped, for a new
- * frame whose return address waits at ret; R4: none in NMI/MCE context;
- * R5: a tail call keeps its caller.
- */
-static always_inline unsigned int live_depth(struct ret_stack *st,
-                                             const unsigned long *ret)
+/* dt_ret_live_depth()'s unusual case: R2 and R5. */
+unsigned int dt_ret_drop_gone(struct dt_ret_stack *st,
+                              const unsigned long *ret)
 {
     unsigned long frame = (unsigned long)ret;
     unsigned int d = st->depth;
 
-    if ( arch_dyntrace_in_nmi() )
-        return d;
     while ( d && (st->e[d - 1].frame < frame ||
                   (st->e[d - 1].frame == frame &&
                    *ret != (unsigned long)dyntrace_return_trampoline)) )
-    {
-        d--;
-        atomic_inc(&abandoned);
-    }
+        abandon(st, d--);
+
+    return d;
+}
+
+/*
+ * dt_ret_pop_entry()'s unusual case: R2, frames below the returning one
+ * are gone; R3, its own entry is there.  The stack is left at its depth.
+ */
+unsigned int dt_ret_drop_below(struct dt_ret_stack *st, unsigned long frame)
+{
+    unsigned int d = st->depth;
+
+    while ( d && st->e[d - 1].frame < frame )
+        abandon(st, d--);
+    if ( unlikely(!d || st->e[d - 1].frame != frame) )
+        dt_ret_lost(frame, d);
+    st->depth = d;
 
     return d;
 }
@@ -174,44 +185,30 @@ unsigned int dt_ret_push(unsigned long *ret, unsigned long func,
                          uint64_t calltime, unsigned int max_depth,
                          unsigned int owners, uint32_t cookie)
 {
-    struct ret_stack *st = cur_stack();
-    unsigned int d;
-    struct ret_entry *e;
+    struct dt_ret_stack *st = dt_ret_stack(smp_processor_id());
+    struct dt_ret_entry *e;
+    unsigned int depth;
 
     ASSERT(!local_irq_is_enabled());
 
     if ( unlikely(!st) )
         return 0;
-    d = live_depth(st, ret);
-    if ( (max_depth && d >= max_depth) || d == DT_RET_DEPTH )
-    {
-        if ( d == DT_RET_DEPTH )
-            atomic_inc(&overflows);
-        st->depth = d;
+    e = dt_ret_push_entry(st, ret, func, max_depth ? &max_depth : NULL,
+                          owners, arch_dyntrace_in_nmi(), false, &depth);
+    if ( !e )
         return 0;
-    }
-
-    /* R4: reserve, then fill; a nested push goes above. */
-    st->depth = d + 1;
-    barrier();
-    e = &st->e[d];
-    e->frame = (unsigned long)ret;
-    e->ret = *ret;
-    e->func = func;
     e->calltime = calltime;
     e->cookie = cookie;
-    e->owners = owners;
-    *ret = (unsigned long)dyntrace_return_trampoline;
 
-    return d + 1;
+    return depth;
 }
 
 bool dt_ret_claim(const unsigned long *ret, unsigned long func,
                   unsigned int owner, uint32_t cookie)
 {
-    struct ret_stack *st = cur_stack();
+    struct dt_ret_stack *st = dt_ret_stack(smp_processor_id());
     unsigned int d;
-    struct ret_entry *e;
+    struct dt_ret_entry *e;
 
     ASSERT(!local_irq_is_enabled());
 
@@ -231,21 +228,21 @@ bool dt_ret_claim(const unsigned long *ret, unsigned long func,
 
 unsigned int dt_ret_enclosing(const unsigned long *ret)
 {
-    struct ret_stack *st = cur_stack();
+    struct dt_ret_stack *st = dt_ret_stack(smp_processor_id());
     unsigned int d;
 
     ASSERT(!local_irq_is_enabled());
 
     if ( unlikely(!st) )
         return 0;
-    d = live_depth(st, ret);
+    d = dt_ret_live_depth(st, ret, arch_dyntrace_in_nmi(), false);
     st->depth = d;
 
     return d ? st->e[d - 1].owners : 0;
 }
 
 /* R3 broken: nowhere to return to. */
-static void noreturn return_lost(unsigned long frame, unsigned int depth)
+void noreturn dt_ret_lost(unsigned long frame, unsigned int depth)
 {
     panic("dyntrace: a diverted return (frame %#lx) has no entry on CPU%u "
           "(depth %u)\n", frame, smp_processor_id(), depth);
@@ -254,40 +251,21 @@ static void noreturn return_lost(unsigned long frame, unsigned int depth)
 /* From the return trampoline, with the frame that returned. */
 unsigned long dyntrace_return(unsigned long frame)
 {
-    struct ret_stack *st = cur_stack();
-    struct ret_entry e;
-    dt_ret_hook_t *hook;
-    unsigned long flags;
+    struct dt_ret_stack *st = dt_ret_stack(smp_processor_id());
+    const struct dt_ret_entry *e;
+    unsigned long flags, ret;
     unsigned int d;
 
     local_irq_save(flags);
     /* R3: a diverted return was pushed on this very stack. */
     if ( unlikely(!st) )
-        return_lost(frame, 0);
-    d = st->depth;
-    /* R2: frames below the returning one are gone. */
-    while ( d && st->e[d - 1].frame < frame )
-    {
-        d--;
-        atomic_inc(&abandoned);
-    }
-    if ( unlikely(!d || st->e[d - 1].frame != frame) )
-        return_lost(frame, d);
-
-    /* R4: copy, then give the slot up. */
-    e = st->e[d - 1];
-    barrier();
-    st->depth = d - 1;
-
-    /* R6: each owner's hook once (set at boot, before any push). */
-    if ( (e.owners & DT_RET_GRAPH) && (hook = ret_hooks[0]) != NULL )
-        hook(e.func, e.calltime, d, e.cookie);
-    if ( unlikely(e.owners & DT_RET_PROFILE) &&
-         (hook = ret_hooks[1]) != NULL )
-        hook(e.func, e.calltime, d, e.cookie);
+        dt_ret_lost(frame, 0);
+    e = dt_ret_pop_entry(st, frame, &d);
+    run_hooks(e, d, e->owners, true);
+    ret = dt_ret_release(st, e, d);
     local_irq_restore(flags);
 
-    return e.ret;
+    return ret;
 }
 
 #endif /* ARCH_DYNTRACE_RETURN */

@@ -123,6 +123,20 @@ struct dt_ring {
 extern struct dt_ring *dt_rings[NR_CPUS];
 
 /*
+ * Is cpu up for tracing: between CPU_STARTING and CPU_DYING, with a buffer?
+ * Outside that, a callback may run where current is not set yet (an AP's
+ * first C calls, before start_secondary()) or where the CPU's per-CPU data
+ * and stack are being given up (play_dead()): it must not look at current
+ * nor hook a return there.
+ */
+static always_inline bool dt_ring_cpu_ready(unsigned int cpu)
+{
+    const struct dt_ring *r = ACCESS_ONCE(dt_rings[cpu]);
+
+    return r && ACCESS_ONCE(r->ready);
+}
+
+/*
  * The writer, with IRQs off: reserve this CPU's next slot, fill it, commit
  * it.  Inline: this is the tracing hot path, paid per traced call.  size is
  * the record size given to dt_rings_init(), passed as a constant so that

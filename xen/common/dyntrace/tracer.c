@@ -32,21 +32,46 @@ uint32_t dt_tracing_thresh;
  * changed only in the rendezvous.
  */
 dyntrace_func_t *dt_active_func;
-static dyntrace_func_t *active_prof;
+dyntrace_func_t *dt_active_prof;
 static const struct dt_profiler *profiler;
-/* The callback with a fast entry, and whether it alone is active. */
-static dyntrace_func_t *fast_func;
-bool dt_fast_active;
+/*
+ * The callbacks with a fast entry (ARCH_DYNTRACE_FAST_ENTRY), and which
+ * one's fast entry the trampoline calls: 0 (the dispatcher) unless that
+ * callback alone is active (the profiler's, struct dt_profiler).
+ */
+#define MAX_FAST 2
+static struct {
+    dyntrace_func_t *fn;
+    uint8_t kind;
+} fast[MAX_FAST];
+uint8_t dt_fast_active;
 
 static void update_fast(void)
 {
-    write_atomic(&dt_fast_active,
-                 fast_func && dt_active_func == fast_func && !active_prof);
+    unsigned int i;
+    uint8_t kind = 0;
+
+    if ( dt_active_prof )
+        kind = dt_active_func ? 0 : profiler->fast_kind;
+    else
+        for ( i = 0; i < MAX_FAST; i++ )
+            if ( fast[i].fn && fast[i].fn == dt_active_func )
+                kind = fast[i].kind;
+    write_atomic(&dt_fast_active, kind);
 }
 
-void __init dt_tracer_set_fast(dyntrace_func_t *fn)
+void __init dt_tracer_set_fast(dyntrace_func_t *fn, unsigned int kind)
 {
-    fast_func = fn;
+    unsigned int i;
+
+    for ( i = 0; i < MAX_FAST; i++ )
+        if ( !fast[i].fn )
+        {
+            fast[i].fn = fn;
+            fast[i].kind = kind;
+            return;
+        }
+    BUG();
 }
 
 void __init dyntrace_register_tracer(struct tracer *t)
@@ -91,11 +116,6 @@ void dt_tracer_set_active(dyntrace_func_t *fn)
     update_fast();
 }
 
-bool dt_tracer_is_active(void)
-{
-    return ACCESS_ONCE(dt_active_func);
-}
-
 void __init dt_register_profiler(const struct dt_profiler *p)
 {
     profiler = p;
@@ -108,13 +128,8 @@ const struct dt_profiler *dt_profiler(void)
 
 void dt_profiler_set_active(bool on)
 {
-    write_atomic(&active_prof, on && profiler ? profiler->func : NULL);
+    write_atomic(&dt_active_prof, on && profiler ? profiler->func : NULL);
     update_fast();
-}
-
-bool dt_profiler_is_active(void)
-{
-    return ACCESS_ONCE(active_prof);
 }
 
 /*
@@ -131,7 +146,7 @@ static always_inline void dispatch(unsigned long ip, unsigned long parent_ip,
                                    bool profiled)
 {
     dyntrace_func_t *fn = ACCESS_ONCE(dt_active_func);
-    dyntrace_func_t *prof = profiled ? ACCESS_ONCE(active_prof) : NULL;
+    dyntrace_func_t *prof = profiled ? ACCESS_ONCE(dt_active_prof) : NULL;
     unsigned long flags;
     bool irqs_off;
 
@@ -168,7 +183,7 @@ static void noinline dispatch_profiled(unsigned long ip,
 void dyntrace_dispatch(unsigned long ip, unsigned long parent_ip,
                        unsigned long *ret)
 {
-    if ( unlikely(ACCESS_ONCE(active_prof)) )
+    if ( unlikely(ACCESS_ONCE(dt_active_prof)) )
         dispatch_profiled(ip, parent_ip, ret, false);
     else
         dispatch(ip, parent_ip, ret, false, false);
@@ -178,7 +193,7 @@ void dyntrace_dispatch(unsigned long ip, unsigned long parent_ip,
 void dyntrace_dispatch_scoped(unsigned long ip, unsigned long parent_ip,
                               unsigned long *ret)
 {
-    if ( unlikely(ACCESS_ONCE(active_prof)) )
+    if ( unlikely(ACCESS_ONCE(dt_active_prof)) )
         dispatch_profiled(ip, parent_ip, ret, true);
     else
         dispatch(ip, parent_ip, ret, true, false);

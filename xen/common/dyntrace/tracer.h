@@ -33,13 +33,16 @@ static inline dyntrace_func_t *dt_tracer_active(void)
     return ACCESS_ONCE(dt_active_func);
 }
 /* Is a callback active (false once a bad site stopped tracing)? */
-bool dt_tracer_is_active(void);
+static inline bool dt_tracer_is_active(void)
+{
+    return ACCESS_ONCE(dt_active_func);
+}
 /*
- * The callback that has a fast entry of its own (dyntrace_fast_entry(),
- * ARCH_DYNTRACE_FAST_ENTRY), registered at boot, and whether it is the only
- * one active now (set with the active callbacks).
+ * A callback that has a fast entry of its own (ARCH_DYNTRACE_FAST_ENTRY),
+ * registered at boot with the value (kind, non-zero) dt_fast_active takes
+ * while it is the only callback active (set with the active callbacks).
  */
-void dt_tracer_set_fast(dyntrace_func_t *fn);
+void dt_tracer_set_fast(dyntrace_func_t *fn, unsigned int kind);
 
 /*
  * The function profiler (profile.c, function_profile_enabled): the
@@ -49,6 +52,11 @@ void dt_tracer_set_fast(dyntrace_func_t *fn);
 struct dt_profiler {
     /* The callback, active while profiling. */
     dyntrace_func_t *func;
+    /*
+     * dt_fast_active's value while it alone runs (the tracer has no
+     * callback), if it has fast entries (ARCH_DYNTRACE_FAST_ENTRY); or 0.
+     */
+    unsigned int fast_kind;
     /* Before the callback becomes active: allocate (may sleep). */
     int (*prepare)(void);
     /* Profiling starts: forget what was counted.  In the rendezvous. */
@@ -66,6 +74,10 @@ const struct dt_profiler *dt_profiler(void);
  */
 void dt_profiler_set_active(bool on);
 /* Is the profiler's callback active? */
-bool dt_profiler_is_active(void);
+extern dyntrace_func_t *dt_active_prof;
+static inline bool dt_profiler_is_active(void)
+{
+    return ACCESS_ONCE(dt_active_prof);
+}
 
 #endif /* DYNTRACE_TRACER_H */

@@ -96,13 +96,25 @@ void dyntrace_dispatch_scoped(unsigned long ip, unsigned long parent_ip,
 #ifdef ARCH_DYNTRACE_FAST_ENTRY
 /*
  * What the trampoline calls instead of saving registers and calling
- * dyntrace_dispatch(), when no scope is set and the function tracer alone
- * runs (dt_fast_active, no profiler): it takes the record, keeping every
- * register itself, and finds the call's addresses in its caller's frame
- * (arch_dyntrace_fast_frame()).
+ * dyntrace_dispatch(), when no scope is set and one tracer with a fast
+ * entry runs alone (no profiler): dt_fast_active says which
+ * (asm/dyntrace.h).  DYNTRACE_FAST_FUNCTION: dyntrace_fast_entry(), the
+ * function tracer's; DYNTRACE_FAST_GRAPH: dyntrace_fast_graph_entry(),
+ * function_graph's, while set_graph_function is empty.  Each keeps every
+ * register itself and finds the call's addresses in its caller's frame
+ * (arch_dyntrace_fast_frame()).  DYNTRACE_FAST_PROFILE: the profiler alone
+ * (the tracer has no callback), dyntrace_fast_profile_entry(), called as
+ * the dispatcher is.  The return trampoline likewise calls
+ * dyntrace_fast_graph_return() or dyntrace_fast_profile_return() instead
+ * of dyntrace_return().
  */
-extern bool dt_fast_active;
+extern uint8_t dt_fast_active;
 void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_entry(void);
+void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_graph_entry(void);
+unsigned long dyntrace_fast_graph_return(unsigned long frame);
+void dyntrace_fast_profile_entry(unsigned long ip, unsigned long parent_ip,
+                                 unsigned long *ret);
+unsigned long dyntrace_fast_profile_return(unsigned long frame);
 #endif
 
 #ifdef ARCH_DYNTRACE_RETURN

@@ -25,7 +25,45 @@
  */
 #define DYNTRACE_RET_TO_SITE    DYNTRACE_SITE_SIZE
 
-#ifndef __ASSEMBLER__
+/*
+ * dt_fast_active's values (xen/dyntrace.h): the fast entry the trampoline
+ * calls, if any (0: the dispatcher).
+ */
+#define DYNTRACE_FAST_FUNCTION  1       /* dyntrace_fast_entry() */
+#define DYNTRACE_FAST_GRAPH     2       /* dyntrace_fast_graph_entry() */
+#define DYNTRACE_FAST_PROFILE   3       /* dyntrace_fast_profile_entry() */
+
+#ifdef __ASSEMBLER__
+
+/*
+ * Around a C call from a thunk that the fast entries call (they must find
+ * every register as it was): the call-clobbered registers but %rax (a
+ * result, or saved by the thunk).  Xen's C code needs only an 8-byte
+ * aligned stack (-mpreferred-stack-boundary=3).
+ */
+.macro SAVE_SCRATCH
+        push    %rcx
+        push    %rdx
+        push    %rsi
+        push    %rdi
+        push    %r8
+        push    %r9
+        push    %r10
+        push    %r11
+.endm
+
+.macro RESTORE_SCRATCH
+        pop     %r11
+        pop     %r10
+        pop     %r9
+        pop     %r8
+        pop     %rdi
+        pop     %rsi
+        pop     %rdx
+        pop     %rcx
+.endm
+
+#else /* !__ASSEMBLER__ */
 
 #include <xen/smp.h>
 #include <xen/time.h>
@@ -56,12 +94,13 @@
     __attribute__((__no_caller_saved_registers__))
 
 /*
- * While the function tracer alone runs, the trampoline calls
- * dyntrace_fast_entry() (common/dyntrace/function.c) and saves no register:
- * it keeps every register itself, so that a record costs the saves of the
- * registers it uses, no more.  It makes no call but one, through
- * dyntrace_anchor_thunk (arch/x86/dyntrace-entry.S), which keeps every
- * register too.  Its frame pointer is two words below the trampoline's
+ * While the function tracer or function_graph alone runs, the trampoline
+ * calls its fast entry (dyntrace_fast_entry(), common/dyntrace/function.c;
+ * dyntrace_fast_graph_entry(), graph.c) and saves no register: it keeps
+ * every register itself, so that a record costs the saves of the
+ * registers it uses, no more.  It makes no call but through thunks
+ * (arch/x86/dyntrace-entry.S) that keep every register too.  Its frame
+ * pointer is two words below the trampoline's
  * return address into the traced function's body (frame[0]), which is
  * below the function's own return address (frame[1]).
  */
@@ -76,6 +115,21 @@ static always_inline void arch_dyntrace_fast_anchor(void *ring,
 {
     asm volatile ( "call dyntrace_anchor_thunk"
                    :: "D" (ring), "S" (stamp) : "memory" );
+}
+
+/*
+ * dt_ret_drop_gone(st, ret) (common/dyntrace/return.h), from a fast entry;
+ * its thunk is in arch/x86/dyntrace-return.S.
+ */
+static always_inline unsigned int arch_dyntrace_fast_drop_gone(
+    void *st, const unsigned long *ret)
+{
+    unsigned int d;
+
+    asm volatile ( "call dyntrace_drop_gone_thunk"
+                   : "=a" (d) : "D" (st), "S" (ret) : "memory" );
+
+    return d;
 }
 
 /* Were IRQs off, by the flags local_irq_save() returned? */
