@@ -129,7 +129,7 @@ extern struct dt_ring *dt_rings[NR_CPUS];
  * and stack are being given up (play_dead()): it must not look at current
  * nor hook a return there.
  */
-static always_inline bool dt_ring_cpu_ready(unsigned int cpu)
+static inline bool dt_ring_cpu_ready(unsigned int cpu)
 {
     const struct dt_ring *r = ACCESS_ONCE(dt_rings[cpu]);
 
