@@ -62,3 +62,10 @@ summarize() {
     echo "$passed passed, $failed failed, $skipped skipped"
     [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
 }
+
+# Did dom0's Linux die of an int3 of its own text patching (a PV kernel RIP), with no crash of
+# Xen's in the serial log LOG?  tests/run-dom0-suite.sh boots such a suite again.
+dom0_int3() { # LOG
+    grep -q 'Oops: int3' "$1" && grep -q 'RIP: e030:' "$1" &&
+        ! grep -Eq 'Panic on CPU|FATAL TRAP|Xen BUG at|Assertion .* failed at|Xen call trace' "$1"
+}

@@ -24,6 +24,15 @@ printf '%s\n' "DYNTRACE: suite s begin" "1..3" "ok 1 - s/a" "(XEN) Panic on CPU 
 collect_tap x s "$t/log2" 3 2 >"$t/r2.tap"
 check "missing results and crash are failures" 3 "$(grep -c '^not ok ' "$t/r2.tap")"
 
+# dom0's own int3 (booted again), told apart from Xen's crashes and from other dom0 crashes.
+printf '%s\n' "[    3.2] Oops: int3: 0000 [#1] PREEMPT SMP NOPTI" "[    3.2] RIP: e030:sched_clock_cpu+0x9/0x1d0" \
+    "[    3.2] Kernel panic - not syncing: Fatal exception in interrupt" >"$t/int3"
+check "dom0's own int3 is booted again" 0 "$(dom0_int3 "$t/int3"; echo $?)"
+{ cat "$t/int3"; echo "(XEN) Xen call trace:"; } >"$t/int3x"
+check "not with a Xen crash beside it" 1 "$(dom0_int3 "$t/int3x"; echo $?)"
+printf '%s\n' "[    9.1] BUG: kernel NULL pointer dereference" "[    9.1] Oops: 0000 [#1] SMP" "[    9.1] RIP: e030:f+0x1/0x2" >"$t/null"
+check "nor another dom0 crash" 1 "$(dom0_int3 "$t/null"; echo $?)"
+
 mkdir "$t/d1" "$t/d2" "$t/d3"
 cp "$t/r1.tap" "$t/d1/"
 check "summary with a failure" "2 passed, 1 failed, 0 skipped/1" "$(summarize "$t/d1")/$(summarize "$t/d1" >/dev/null; echo $?)"
