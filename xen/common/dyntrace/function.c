@@ -420,16 +420,7 @@ static always_inline void function_record(unsigned long ip,
     if ( arch_dyntrace_cpu_in_nmi(cpu) )
         flags |= DT_FLAG_IN_NMI;
     stamp = arch_dyntrace_stamp();
-    /* No anchor in NMI/MCE context: NOW() may read a torn calibration. */
-    if ( unlikely(dt_ring_anchor_due(r, stamp)) && !(flags & DT_FLAG_IN_NMI) )
-    {
-#ifdef ARCH_DYNTRACE_FAST_ENTRY
-        if ( fast )
-            arch_dyntrace_fast_anchor(r, stamp);
-        else
-#endif
-            dt_ring_anchor(r, stamp);
-    }
+    dt_ring_anchor_if_due(r, stamp, flags & DT_FLAG_IN_NMI, fast);
 
     rec->ts = stamp;
 #ifdef ARCH_DYNTRACE_FAST_ENTRY

@@ -66,16 +66,7 @@ static always_inline void graph_record(unsigned long ip,
         dt_ring_cancel(r);
         return;
     }
-    /* No anchor in NMI/MCE context: NOW() may read a torn calibration. */
-    if ( unlikely(dt_ring_anchor_due(r, ts)) && !nmi )
-    {
-#ifdef ARCH_DYNTRACE_FAST_ENTRY
-        if ( fast )
-            arch_dyntrace_fast_anchor(r, ts);
-        else
-#endif
-            dt_ring_anchor(r, ts);
-    }
+    dt_ring_anchor_if_due(r, ts, nmi, fast);
     rec->ts = ts;
     rec->ip = ip;
     rec->parent_ip = parent_ip;
@@ -209,29 +200,11 @@ static void cf_check graph_return(const struct dt_ret_entry *e,
 #ifdef ARCH_DYNTRACE_FAST_ENTRY
 /*
  * The return trampoline's call while function_graph alone is active
- * (DYNTRACE_FAST_GRAPH), instead of dyntrace_return(): the pop and the
- * record without the hook's indirect call.  An entry of another owner
- * still pending (the profiler ran until the last switch) has its hook run.
+ * (DYNTRACE_FAST_GRAPH), instead of dyntrace_return().
  */
 unsigned long dyntrace_fast_graph_return(unsigned long frame)
 {
-    struct dt_ret_stack *st = dt_ret_stack(smp_processor_id());
-    const struct dt_ret_entry *e;
-    unsigned long flags, ret;
-    unsigned int d, owners;
-
-    local_irq_save(flags);
-    e = dt_ret_pop_entry(st, frame, &d);
-    owners = e->owners;
-    if ( owners & DT_RET_GRAPH )
-        graph_ret(e);
-    owners &= ~(DT_RET_GRAPH | DT_RET_TREE);
-    if ( unlikely(owners) )
-        dt_ret_run_hooks(e, d, owners);
-    ret = dt_ret_release(st, e, d);
-    arch_dyntrace_irq_restore(flags);
-
-    return ret;
+    return dt_ret_fast_return(frame, DT_RET_GRAPH, graph_ret);
 }
 #endif
 

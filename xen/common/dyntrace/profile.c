@@ -277,31 +277,18 @@ void dyntrace_fast_profile_entry(unsigned long ip, unsigned long parent_ip,
     arch_dyntrace_irq_restore(flags);
 }
 
+static always_inline void profile_returned(const struct dt_ret_entry *e)
+{
+    profile_end(e, true);
+}
+
 /*
- * The return trampoline's call instead of dyntrace_return(), likewise: the
- * pop and the count without the hook's indirect call.  An entry of another
- * owner still pending (function_graph ran until the last switch) has its
- * hook run.
+ * The return trampoline's call while the profiler alone runs
+ * (DYNTRACE_FAST_PROFILE), instead of dyntrace_return().
  */
 unsigned long dyntrace_fast_profile_return(unsigned long frame)
 {
-    struct dt_ret_stack *st = dt_ret_stack(smp_processor_id());
-    const struct dt_ret_entry *e;
-    unsigned long flags, ret;
-    unsigned int d, owners;
-
-    local_irq_save(flags);
-    e = dt_ret_pop_entry(st, frame, &d);
-    owners = e->owners;
-    if ( owners & DT_RET_PROFILE )
-        profile_end(e, true);
-    owners &= ~(DT_RET_PROFILE | DT_RET_TREE);
-    if ( unlikely(owners) )
-        dt_ret_run_hooks(e, d, owners);
-    ret = dt_ret_release(st, e, d);
-    arch_dyntrace_irq_restore(flags);
-
-    return ret;
+    return dt_ret_fast_return(frame, DT_RET_PROFILE, profile_returned);
 }
 #endif
 

@@ -172,6 +172,38 @@ static always_inline unsigned long dt_ret_release(struct dt_ret_stack *st,
 /* The hooks of owners (DT_RET_*) for e, returned at depth. */
 void dt_ret_run_hooks(const struct dt_ret_entry *e, unsigned int depth,
                       unsigned int owners);
+
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
+/*
+ * A fast return (x86: the return trampoline's call while owner's tracer
+ * runs alone), instead of dyntrace_return(): the pop, owner's own work
+ * inline (done, always inline), the hooks of any other owner of the entry
+ * (one pushed before the last switch), the release.  Returns where the
+ * function returns to.
+ */
+static always_inline unsigned long dt_ret_fast_return(
+    unsigned long frame, unsigned int owner,
+    void (*done)(const struct dt_ret_entry *e))
+{
+    struct dt_ret_stack *st = dt_ret_stack(smp_processor_id());
+    const struct dt_ret_entry *e;
+    unsigned long flags, ret;
+    unsigned int d, owners;
+
+    local_irq_save(flags);
+    e = dt_ret_pop_entry(st, frame, &d);
+    owners = e->owners;
+    if ( owners & owner )
+        done(e);
+    owners &= ~(owner | DT_RET_TREE);
+    if ( unlikely(owners) )
+        dt_ret_run_hooks(e, d, owners);
+    ret = dt_ret_release(st, e, d);
+    arch_dyntrace_irq_restore(flags);
+
+    return ret;
+}
+#endif
 #endif /* ARCH_DYNTRACE_RETURN */
 
 /*

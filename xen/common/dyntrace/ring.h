@@ -227,6 +227,28 @@ static inline bool dt_ring_anchor_due(const struct dt_ring *r, uint64_t stamp)
 }
 
 void dt_ring_anchor(struct dt_ring *r, uint64_t stamp);
+
+/*
+ * The writer's anchor, if one is due, for a record stamped stamp; none in
+ * NMI/MCE context (nmi), where NOW() may read a torn calibration.  fast:
+ * from an x86 fast entry, which makes no C call but through a thunk that
+ * keeps every register.
+ */
+static always_inline void dt_ring_anchor_if_due(struct dt_ring *r,
+                                                uint64_t stamp, bool nmi,
+                                                bool fast)
+{
+    if ( likely(!dt_ring_anchor_due(r, stamp)) || nmi )
+        return;
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
+    if ( fast )
+    {
+        arch_dyntrace_fast_anchor(r, stamp);
+        return;
+    }
+#endif
+    dt_ring_anchor(r, stamp);
+}
 /*
  * A copy's raw stamp in NOW()'s nanoseconds (B14).  *anchored (if not
  * NULL): whether an anchor of the copy was near enough to convert it.
