@@ -125,8 +125,8 @@ END(dyntrace_anchor_thunk)
 /*
  * The function tracer (common/dyntrace/function.c), function_graph
  * (graph.c) and the profiler (profile.c), later patches of the series than
- * this file, define the fast entries.  Until they do, nothing sets dt_fast_active to call them and
- * these defaults are never called.
+ * this file, define the fast entries.  Until they do, nothing sets
+ * dt_fast_active to call them and these defaults are never called.
  */
         .weak   dyntrace_fast_entry
         .type   dyntrace_fast_entry, @function

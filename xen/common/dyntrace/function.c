@@ -453,9 +453,9 @@ static void cf_check function_call(unsigned long ip, unsigned long parent_ip,
 #ifdef ARCH_DYNTRACE_FAST_ENTRY
 /*
  * The trampoline's call while dt_fast_active says the function tracer alone
- * is active (DYNTRACE_FAST_FUNCTION) (xen/dyntrace.h; it changes in the rendezvous, as the
- * dispatcher's callbacks do): the dispatcher's work and the callback's in
- * one frame that saves only the registers it uses.
+ * is active (DYNTRACE_FAST_FUNCTION, xen/dyntrace.h; it changes in the
+ * rendezvous, as the dispatcher's callbacks do): the dispatcher's work and
+ * the callback's in one frame that saves only the registers it uses.
  */
 void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_entry(void)
 {

@@ -113,8 +113,8 @@ static unsigned int slot_hash(unsigned long ip, domid_t domid)
 }
 
 /* The slot of (ip, domid) in t, taken if need be; PROF_SLOTS: no room. */
-static always_inline unsigned int slot_find(struct prof_table *t, unsigned long ip,
-                              domid_t domid)
+static always_inline unsigned int slot_find(struct prof_table *t,
+                                            unsigned long ip, domid_t domid)
 {
     unsigned int i, n;
 

@@ -98,7 +98,7 @@ void dt_ret_run_hooks(const struct dt_ret_entry *e, unsigned int depth,
     run_hooks(e, depth, owners, true);
 }
 
-/* R2: the entry at depth d belongs to a frame gone; count it, tell its owners. */
+/* R2: the entry at depth d is of a frame gone: count it, tell its owners. */
 static void abandon(const struct dt_ret_stack *st, unsigned int d)
 {
     atomic_inc(&dt_ret_abandoned);
