@@ -223,7 +223,7 @@ struct cpu_state {
     /* Written by the CPU's thread (and its signal handler). */
     uint64_t next_id;
     uint64_t acc;               /* records accepted (release) */
-    uint64_t calls, nested, nested_accepted;
+    uint64_t calls, nested, nested_accepted, pairs;
     /* Per round; reset by main while everything is parked. */
     uint64_t r_ready;           /* ready calls */
     uint64_t r_acc;             /* ... accepted */
@@ -368,21 +368,16 @@ void stub_assert_failed(const char *expr, const char *file, int line)
 static void write_one(void);
 
 /*
- * What function.c's callback does: reserve, fill, commit.  in_irq(), NOW()
- * and current are interrupt points of the stubs, as smp_processor_id() (in
- * dt_ring_reserve) and smp_wmb()/smp_mb() (in dt_ring_commit) are.
+ * Fill a reserved slot as function.c's callback does, for the call at
+ * t_depth - 1.  in_irq(), NOW() and current are interrupt points of the
+ * stubs, as smp_processor_id() (in dt_ring_reserve) and smp_wmb()/smp_mb()
+ * (in dt_ring_commit and dt_ring_next) are.
  */
-static void record(unsigned long ip, unsigned long parent_ip,
-                   unsigned int flags)
+static void fill(struct dt_ring *r, struct rec *rec, unsigned int cpu,
+                 unsigned long ip, unsigned long parent_ip,
+                 unsigned int flags)
 {
     const struct vcpu *v;
-    struct rec *rec;
-    struct dt_ring *r;
-    unsigned int cpu;
-
-    rec = dt_ring_reserve(&r, &cpu, sizeof(*rec));
-    if ( !rec )
-        return;
 
     if ( in_irq() )
         flags |= DT_FLAG_IN_IRQ;
@@ -405,6 +400,77 @@ static void record(unsigned long ip, unsigned long parent_ip,
      */
     if ( !(flags & DT_FLAG_IN_NMI) )
         dt_ring_anchor(r, rec->ts);
+}
+
+/*
+ * A call of its own (for the accounting) that the call at depth d makes
+ * inside its reservation, before its own record, as function_graph
+ * writes a pending entry record before a return's (dt_ring_next()): one
+ * more attempt id, with the flags of the same context (exp), accepted as
+ * surely as the reservation was.
+ */
+static void first_of_pair(struct dt_ring *r, struct rec *rec,
+                          unsigned int cpu, unsigned int d, unsigned int fl,
+                          unsigned int exp)
+{
+    struct cpu_state *cs = t_cs;
+    uint64_t id, ip;
+    bool stamped;
+
+    /* Its depth first: an NMI signal from now on nests above it. */
+    t_depth = d + 2;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    id = (__atomic_fetch_add(&cs->next_id, 1, __ATOMIC_RELAXED) << 3 | exp) &
+         ID_MASK;
+    ip = (uint64_t)cs->cpu << 56 | id;
+    t_id[d + 1] = id;
+    t_accepted[d + 1] = false;
+    t_dom[d + 1].domain_id = id & 0xffff;
+    t_vcpu[d + 1].vcpu_id = (id >> 16) & 0xffff;
+    t_vcpu[d + 1].domain = &t_dom[d + 1];
+    INC(&cs->calls);
+    INC(&cs->nested);
+    INC(&cs->pairs);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+
+    fill(r, rec, cpu, ip, mix(ip), fl);
+
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    /* Before an NMI signal may reuse the slot. */
+    stamped = t_accepted[d + 1];
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    t_depth = d + 1;
+    if ( !stamped )
+        anomaly(CK_ASSERT, "the first record of a pair took no stamp");
+    INC(&cs->nested_accepted);
+    if ( t_ready )
+    {
+        INC(&cs->r_ready);
+        INC(&cs->r_acc);
+    }
+}
+
+/*
+ * What function.c's callback does: reserve, fill, commit.  pair: as
+ * function_graph's return may, first another call's record in the same
+ * reservation (first_of_pair(), dt_ring_next()), then this one's.
+ */
+static void record(unsigned long ip, unsigned long parent_ip,
+                   unsigned int flags, bool pair, unsigned int exp)
+{
+    struct rec *rec;
+    struct dt_ring *r;
+    unsigned int cpu, d = t_depth - 1;
+
+    rec = dt_ring_reserve(&r, &cpu, sizeof(*rec));
+    if ( !rec )
+        return;
+    if ( pair )
+    {
+        first_of_pair(r, rec, cpu, d, flags, exp);
+        rec = dt_ring_next(r, sizeof(*rec));
+    }
+    fill(r, rec, cpu, ip, parent_ip, flags);
 
     dt_ring_commit(r);
 }
@@ -460,7 +526,7 @@ static void write_one(void)
     struct cpu_state *cs = t_cs;
     unsigned int d = t_depth, fl, exp;
     uint64_t id, ip, cg1, cg2, tg1, tg2;
-    bool on1, irq = false, counted, stable_t;
+    bool on1, irq = false, counted, stable_t, pair;
 
     if ( d >= MAX_DEPTH )
         return;
@@ -497,7 +563,9 @@ static void write_one(void)
     on1 = LOAD(&harness_on);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
 
-    record(ip, mix(ip), fl);
+    /* Some outer calls write a pair (d + 2: room for the first's NMI). */
+    pair = d + 2 < MAX_DEPTH && rnd() % 8 == 0;
+    record(ip, mix(ip), fl, pair, exp);
 
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     stub_inject_at = STUB_AT_NONE;
@@ -1439,12 +1507,13 @@ static uint64_t total_ops(void)
 
 static void report(double secs)
 {
-    uint64_t calls = 0, nested = 0, nested_acc = 0, acc = 0;
+    uint64_t calls = 0, nested = 0, nested_acc = 0, acc = 0, pairs = 0;
     unsigned int i;
 
     for ( i = 0; i < NCPUS; i++ )
     {
         calls += READ(&cpus[i].calls);
+        pairs += READ(&cpus[i].pairs);
         nested += READ(&cpus[i].nested);
         nested_acc += READ(&cpus[i].nested_accepted);
         acc += READ(&cpus[i].acc);
@@ -1453,8 +1522,9 @@ static void report(double secs)
            "exact), %u CPUs, %u readers\n", seed, READ(&n_rounds),
            READ(&n_exact_rounds), NCPUS, NREADERS);
     printf("# writes: %" PRIu64 " calls, %" PRIu64 " accepted, %" PRIu64
-           " nested (%" PRIu64 " accepted), %" PRIu64 " NMI signals\n",
-           calls, acc, nested, nested_acc, READ(&n_nmis));
+           " nested (%" PRIu64 " accepted), %" PRIu64 " NMI signals, %"
+           PRIu64 " pairs in one reservation\n",
+           calls, acc, nested, nested_acc, READ(&n_nmis), pairs);
     printf("# nested at: entry %" PRIu64 ", in_irq %" PRIu64 ", NOW %" PRIu64
            ", current %" PRIu64 ", smp_wmb %" PRIu64 ", smp_mb %" PRIu64 "\n",
            READ(&n_nested_at[STUB_AT_ENTRY]), READ(&n_nested_at[STUB_AT_IN_IRQ]),

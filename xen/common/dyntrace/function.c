@@ -415,12 +415,13 @@ static always_inline void function_record(unsigned long ip,
     }
 
     rec->cpu = cpu;
-    if ( in_irq() )
+    /* in_irq() on the CPU known: no second read of its number. */
+    if ( local_irq_count(cpu) )
         flags |= DT_FLAG_IN_IRQ;
     if ( arch_dyntrace_cpu_in_nmi(cpu) )
         flags |= DT_FLAG_IN_NMI;
     stamp = arch_dyntrace_stamp();
-    dt_ring_anchor_if_due(r, stamp, flags & DT_FLAG_IN_NMI, fast);
+    dt_ring_anchor_if_due(r, stamp, fast);
 
     rec->ts = stamp;
 #ifdef ARCH_DYNTRACE_FAST_ENTRY

@@ -66,7 +66,7 @@ static always_inline void graph_record(unsigned long ip,
         dt_ring_cancel(r);
         return;
     }
-    dt_ring_anchor_if_due(r, ts, nmi, fast);
+    dt_ring_anchor_if_due(r, ts, fast);
     rec->ts = ts;
     rec->ip = ip;
     rec->parent_ip = parent_ip;

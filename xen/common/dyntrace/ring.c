@@ -231,9 +231,11 @@ void dt_rings_free_snapshot(struct dt_ring_snapshot *snap)
 }
 
 /*
- * Clock anchors (B14).  The writer of r's CPU, IRQs off, not in NMI/MCE
- * (NOW() may read a torn calibration there), after reserving a slot whose
- * record it stamps with stamp: NOW() for that stamp, kept for the readers.
+ * Clock anchors (B14).  The writer of r's CPU, IRQs off, after reserving a
+ * slot whose record it stamps with stamp: NOW() for that stamp, kept for
+ * the readers.  None in NMI/MCE context, where NOW() may read a torn
+ * calibration: tested here, where an anchor is due (rarely), rather than
+ * on every record.
  */
 void dt_ring_anchor(struct dt_ring *r, uint64_t stamp)
 {
@@ -241,7 +243,8 @@ void dt_ring_anchor(struct dt_ring *r, uint64_t stamp)
     struct dt_anchor *a = &r->anchor[n & r->mask];
 
     ASSERT(!local_irq_is_enabled());
-    ASSERT(!arch_dyntrace_in_nmi());
+    if ( arch_dyntrace_in_nmi() )
+        return;
 
     /*
      * Claim the entry before overwriting it.  Pairs with the second
@@ -333,6 +336,12 @@ static void copy_anchors(struct dt_ring_copy *c, const struct dt_ring *r,
 
 /* The raw clock's nanoseconds per tick, 32.32 (ring.h). */
 uint64_t __read_mostly dt_stamp_mult;
+
+/* dt_stamp_delta_ns() of a long duration: the whole 128-bit product. */
+uint64_t noinline dt_stamp_delta_ns_wide(uint64_t delta)
+{
+    return ((unsigned __int128)delta * dt_stamp_mult) >> 32;
+}
 
 /*
  * The newest anchor at or before stamp, if it is near (it always is for a

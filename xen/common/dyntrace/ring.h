@@ -206,6 +206,22 @@ static inline void dt_ring_commit(struct dt_ring *r)
 }
 
 /*
+ * Publish the record just filled as dt_ring_commit() would, and keep the
+ * buffer to fill the next slot: a writer's second record (graph.c) costs
+ * no second reservation.  Commit or cancel that one as usual.
+ */
+static inline void *dt_ring_next(struct dt_ring *r, unsigned int size)
+{
+    ASSERT(read_atomic(&r->status) == RING_WRITING);
+
+    /* The slot before the count, as in dt_ring_commit(). */
+    smp_wmb();
+    write_atomic(&r->written, r->written + 1);
+
+    return (uint8_t *)r->rec + (unsigned long)(r->written & r->mask) * size;
+}
+
+/*
  * Give back a reserved slot unused: nothing was written, the count is
  * unchanged.  No barrier: the slot holds nothing to publish.
  */
@@ -219,7 +235,7 @@ static inline void dt_ring_cancel(struct dt_ring *r)
 
 /*
  * Does a record stamped now need a new anchor first (B14)?  The writer asks
- * after reserving, and calls dt_ring_anchor() if so (never in NMI/MCE).
+ * after reserving, and calls dt_ring_anchor() if so.
  */
 static inline bool dt_ring_anchor_due(const struct dt_ring *r, uint64_t stamp)
 {
@@ -229,16 +245,15 @@ static inline bool dt_ring_anchor_due(const struct dt_ring *r, uint64_t stamp)
 void dt_ring_anchor(struct dt_ring *r, uint64_t stamp);
 
 /*
- * The writer's anchor, if one is due, for a record stamped stamp; none in
- * NMI/MCE context (nmi), where NOW() may read a torn calibration.  fast:
+ * The writer's anchor, if one is due, for a record stamped stamp (none in
+ * NMI/MCE context: dt_ring_anchor() tests that, off the hot path).  fast:
  * from an x86 fast entry, which makes no C call but through a thunk that
  * keeps every register.
  */
 static always_inline void dt_ring_anchor_if_due(struct dt_ring *r,
-                                                uint64_t stamp, bool nmi,
-                                                bool fast)
+                                                uint64_t stamp, bool fast)
 {
-    if ( likely(!dt_ring_anchor_due(r, stamp)) || nmi )
+    if ( likely(!dt_ring_anchor_due(r, stamp)) )
         return;
 #ifdef ARCH_DYNTRACE_FAST_ENTRY
     if ( fast )
@@ -249,6 +264,7 @@ static always_inline void dt_ring_anchor_if_due(struct dt_ring *r,
 #endif
     dt_ring_anchor(r, stamp);
 }
+
 /*
  * A copy's raw stamp in NOW()'s nanoseconds (B14).  *anchored (if not
  * NULL): whether an anchor of the copy was near enough to convert it.
@@ -260,9 +276,20 @@ s_time_t dt_copy_stamp_to_ns(const struct dt_ring_copy *c, uint64_t stamp,
  * (arch_dyntrace_stamp_khz(), as a 32.32 multiplier set at boot).
  */
 extern uint64_t dt_stamp_mult;
-static inline uint64_t dt_stamp_delta_ns(uint64_t delta)
+uint64_t dt_stamp_delta_ns_wide(uint64_t delta);
+static always_inline uint64_t dt_stamp_delta_ns(uint64_t delta)
 {
-    return ((unsigned __int128)delta * dt_stamp_mult) >> 32;
+    uint64_t p;
+
+    /*
+     * The usual case, a product within 64 bits (a duration up to about a
+     * second at 4 GHz): no 128-bit product, which would make a hot caller
+     * realign its stack for a spill slot.
+     */
+    if ( likely(!__builtin_mul_overflow(delta, dt_stamp_mult, &p)) )
+        return p >> 32;
+
+    return dt_stamp_delta_ns_wide(delta);
 }
 
 void dt_rings_reset_quiesced(void);

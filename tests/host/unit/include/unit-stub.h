@@ -116,7 +116,7 @@ void stub_preempt_point(void);
 
 /*
  * ---- A nested "NMI" writer ----
- * With stub_nested_writes = n, the next in_irq() (which function.c calls
+ * With stub_nested_writes = n, the next in_irq() (which function.c asks
  * between dt_ring_reserve() and dt_ring_commit()) runs n dispatches of
  * stub_nested_ip in NMI context first.
  */

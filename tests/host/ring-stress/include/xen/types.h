@@ -16,6 +16,7 @@ typedef int64_t s_time_t;
 #define likely(x)   __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define always_inline inline __attribute__((__always_inline__))
+#define noinline __attribute__((__noinline__))
 #define barrier()   __asm__ __volatile__ ( "" ::: "memory" )
 
 #define __read_mostly
