@@ -16,7 +16,8 @@
  * P1  A CPU's table is written only by that CPU, with IRQs off: by the
  *     profiler's callback (an untimed hit) and its return hook (a call
  *     that ended).  In NMI/MCE context nothing is counted (it could
- *     interrupt an update of the same slot).
+ *     interrupt an update of the same slot): the callback pushes nothing
+ *     there, so no hook runs there for the profiler (profile_end()).
  * P2  Each slot has a sequence count, odd while its CPU writes the slot;
  *     a reader copies a slot again until it sees the same even count
  *     before and after the copy.  Every smp_wmb() of a writer pairs with
@@ -239,8 +240,10 @@ static void cf_check profile_call(unsigned long ip, unsigned long parent_ip,
 
 /*
  * A hooked call ends: returned, its time from the entry's; its frame gone
- * (R2), a hit alone.  Nothing once profiling stopped; and (P1) nothing in
- * NMI/MCE context.
+ * (R2), a hit alone.  Nothing once profiling stopped.  Never in NMI/MCE
+ * context (P1): the entry was pushed outside it (profile_enter()), so its
+ * function returns outside it, and only an NMI's or MCE's own entries are
+ * above its frame for its pops to drop (R1, R4).
  */
 static always_inline void profile_end(const struct dt_ret_entry *e,
                                       bool returned)
@@ -248,7 +251,8 @@ static always_inline void profile_end(const struct dt_ret_entry *e,
     unsigned int cpu = smp_processor_id();
     uint64_t delta = 0;
 
-    if ( arch_dyntrace_cpu_in_nmi(cpu) || !dt_profiler_is_active() )
+    ASSERT(!arch_dyntrace_cpu_in_nmi(cpu));
+    if ( !dt_profiler_is_active() )
         return;
     if ( returned )
         delta = arch_dyntrace_stamp() - e->calltime;
