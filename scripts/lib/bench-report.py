@@ -95,11 +95,19 @@ def main():
                   f"{nfun3b} calls per call, none recorded) | {r3b:.1f} | {r3b - r1:+.1f} | "
                   f"{(r3b - r2) / nfun3b:.1f} per filtered call | |")
         if r3c is not None:
-            # Two records (entry, return) per hooked call.
-            calls3c = (int(ours["graph_records"]["written"]) / 2 /
-                       int(ours["graph_records"]["calls"]))
+            g = ours["graph_records"]
+            if "leaves" in g:
+                # A record per line of the buffer's last lines; a call
+                # hooked per leaf line ("f();") or "}".
+                opens, leaves, closes = (int(g["opens"]), int(g["leaves"]),
+                                         int(g["closes"]))
+                per_call = (opens + leaves + closes) / (leaves + closes)
+            else:
+                # Before leaf records: an entry and a return record each.
+                per_call = 2
+            calls3c = int(g["written"]) / per_call / int(g["calls"])
             print(f"| 3c | function_graph on row 3's functions ({calls3c:.2f} calls hooked "
-                  f"per call, an entry and a return record each) | {r3c:.1f} | {r3c - r1:+.1f} | "
+                  f"per call, {per_call:.2f} records each) | {r3c:.1f} | {r3c - r1:+.1f} | "
                   f"{(r3c - r2) / calls3c:.1f} per call (entry + return) | {ratio(r3c - r1)} |")
         if r3d is not None:
             calls3d = (int(ours["profile_hits"]["hits"]) /

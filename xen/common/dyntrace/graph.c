@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace: the function_graph tracer.  Its entry callback records the
- * call and hooks its return (return.c); the return records the duration.
- * The output is ftrace's function_graph layout with a context column:
+ * xen-dyntrace: the function_graph tracer.  Its entry callback hooks the
+ * call's return (return.c); the return records the call.  The output is
+ * ftrace's function_graph layout with a context column:
  *
  *   1)       d0v0 |                |  do_xen_version() {
  *   1)       d0v0 |       2.955 us |    xen_extra_version();
@@ -12,6 +12,26 @@
  * returns that took at least that long are recorded; with set_graph_function
  * set, only the calls of its functions and the calls under way inside them
  * (their entries on the return stack carry DT_RET_TREE).
+ *
+ * The records (docs/design.md, "function_graph's records"):
+ *
+ * G1  A call's entry record waits in its return-stack entry, pending
+ *     (DT_FLAG_GRAPH_ENT still set in the entry's ctx), until a record of
+ *     a call inside it is written: that writer first writes every entry
+ *     record still pending below it, oldest first (graph_flush()).  A
+ *     call that ends with its own still pending is a leaf: one record,
+ *     both flags set, "f();".  So each stack's pending entries are the
+ *     top ones among function_graph's, and its records stay in call order.
+ * G2  A pending entry whose frame is found gone (R2) writes its entry
+ *     record then: "f() {" with no end, as the call left it.
+ * G3  Records are written at returns (and at G2's drops), each stamped
+ *     when written or, a flushed entry record, with its call's time: in
+ *     a buffer's order, no older than what a G1 writer wrote before.  The
+ *     anchor a writer may take (B14) is for the time it writes at.
+ * G4  In NMI/MCE context nothing pending below the NMI's own entries is
+ *     written: an entry of the interrupted context may be half-filled (R4).
+ *     An NMI's calls then show before the line of the call they
+ *     interrupted, in the one place the order is not kept.
  */
 
 #include <xen/dyntrace.h>
@@ -44,43 +64,66 @@ static always_inline uint64_t graph_ctx(const struct vcpu *v,
            ((uint64_t)cpu << 32) | CTX_FLAGS(flags) | ((uint64_t)depth << 56);
 }
 
+#define PENDING CTX_FLAGS(DT_FLAG_GRAPH_ENT)
+
+static always_inline void graph_fill(struct dyntrace_record *rec,
+                                     unsigned long ip, unsigned long parent_ip,
+                                     uint64_t ts, uint64_t ctx,
+                                     unsigned int cpu)
+{
+    rec->ts = ts;
+    rec->ip = ip;
+    rec->parent_ip = parent_ip;
+    rec->ctx = ctx;
+    rec->cpu = cpu;
+}
+
 /*
- * Fill one record: IRQs off, maybe in NMI/MCE context.  The CPU is the
- * buffer's (an Arm vCPU's return may come on another CPU than its entry).
- * fast: from the fast entry, which makes no call but through arch thunks.
+ * Write one record, IRQs off, maybe in NMI/MCE context; now: the time it is
+ * written at (G3).  First, if flush is not NULL, the entry record of that
+ * call (the one pending below, G1, no longer marked pending by the caller),
+ * in the same reservation of the buffer; if none can be had, that call is
+ * pending again.  The CPU is the buffer's (an Arm vCPU's return may come on
+ * another CPU than its entry).
  */
-static always_inline void graph_record(unsigned long ip,
+static always_inline void graph_record(struct dt_ret_entry *flush,
+                                       unsigned long ip,
                                        unsigned long parent_ip, uint64_t ts,
-                                       uint64_t ctx, bool nmi, bool fast)
+                                       uint64_t ctx, uint64_t now, bool nmi)
 {
     struct dyntrace_record *rec;
     struct dt_ring *r;
     unsigned int cpu;
 
     rec = dt_ring_reserve(&r, &cpu, sizeof(*rec));
-    if ( !rec )
-        return;
     /* As in function_record(): turned off while we reserved. */
-    if ( unlikely(!ACCESS_ONCE(dt_recording)) )
+    if ( rec && unlikely(!ACCESS_ONCE(dt_recording)) )
     {
         dt_ring_cancel(r);
+        rec = NULL;
+    }
+    if ( unlikely(!rec) )
+    {
+        if ( flush )
+            flush->ctx |= PENDING;
         return;
     }
-    dt_ring_anchor_if_due(r, ts, fast);
-    rec->ts = ts;
-    rec->ip = ip;
-    rec->parent_ip = parent_ip;
-    rec->ctx = ctx;
-    rec->cpu = cpu;
-
+    dt_ring_anchor_if_due(r, now, false);
+    if ( flush )
+    {
+        graph_fill(rec, flush->func, flush->ret, flush->calltime,
+                   flush->ctx | PENDING, cpu);
+        rec = dt_ring_next(r, sizeof(*rec));
+    }
+    graph_fill(rec, ip, parent_ip, ts, ctx, cpu);
     dt_ring_commit(r);
 }
 
 /*
- * A call: hook its return, then record the entry (IRQs off).  fast: from
- * the fast entry, which finds the call in its frame, makes no call but
- * through arch thunks, and runs only while set_graph_function is empty (the
- * trampoline tests it).
+ * A call: hook its return, its entry record pending (G1; none under
+ * tracing_thresh).  IRQs off.  fast: from the fast entry, which finds the
+ * call in its frame, makes no call but through arch thunks, and runs only
+ * while set_graph_function is empty (the trampoline tests it).
  */
 static always_inline void graph_call(unsigned long ip, unsigned long *ret,
                                      bool irqs_off, bool fast)
@@ -123,17 +166,17 @@ static always_inline void graph_call(unsigned long ip, unsigned long *ret,
         return;
     e->calltime = arch_dyntrace_stamp();
     e->cookie = 0;
-    flags = DT_FLAG_RAW_TS | DT_FLAG_GRAPH_ENT;
+    flags = DT_FLAG_RAW_TS;
+    if ( likely(!ACCESS_ONCE(dt_tracing_thresh)) )
+        flags |= DT_FLAG_GRAPH_ENT;
     if ( irqs_off )
         flags |= DT_FLAG_IRQS_OFF;
-    if ( in_irq() )
+    /* in_irq() on the CPU known: no second read of its number. */
+    if ( local_irq_count(cpu) )
         flags |= DT_FLAG_IN_IRQ;
     if ( nmi )
         flags |= DT_FLAG_IN_NMI;
     e->ctx = graph_ctx(current, cpu, flags, depth);
-    if ( ACCESS_ONCE(dt_tracing_thresh) )
-        return;
-    graph_record(e->func, e->ret, e->calltime, e->ctx, nmi, fast);
 }
 
 static void cf_check graph_entry(unsigned long ip, unsigned long parent_ip,
@@ -159,42 +202,105 @@ void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_graph_entry(void)
 }
 #endif
 
-/*
- * Under tracing_thresh (microseconds)?  Out of line: its 128-bit product
- * would make every caller realign its stack for a spill slot.
- */
+/* Under tracing_thresh (microseconds)?  Out of line: the unusual case. */
 static bool noinline too_short(const struct dt_ret_entry *e, uint64_t now,
                                uint32_t thresh)
 {
     return dt_stamp_delta_ns(now - e->calltime) < thresh * 1000ULL;
 }
 
-static always_inline void graph_ret(const struct dt_ret_entry *e)
+/* Is the entry at depth d, if any, pending or not function_graph's? */
+static always_inline bool pending_or_other(const struct dt_ret_stack *st,
+                                           unsigned int d)
+{
+    return d && (!(st->e[d - 1].owners & DT_RET_GRAPH) ||
+                 (st->e[d - 1].ctx & PENDING));
+}
+
+/*
+ * G1: write the entry records pending at depth d and below, oldest first
+ * (the unusual case: more than one).  Each is no longer pending before its
+ * record is written: an NMI that comes meanwhile writes none twice (G4).
+ */
+static void noinline graph_flush(struct dt_ret_stack *st, unsigned int d,
+                                 uint64_t now)
+{
+    unsigned int i = d;
+
+    /* Down to function_graph's newest entry that is not pending. */
+    while ( pending_or_other(st, i) )
+        i--;
+    for ( ; i < d; i++ )
+    {
+        struct dt_ret_entry *e = &st->e[i];
+
+        if ( !(e->owners & DT_RET_GRAPH) || !(e->ctx & PENDING) )
+            continue;
+        e->ctx &= ~PENDING;
+        barrier();
+        graph_record(NULL, e->func, e->ret, e->calltime, e->ctx | PENDING,
+                     now, false);
+    }
+}
+
+/*
+ * The call at depth d returned (returned) or its frame is gone (G2): its
+ * record, after the entry records pending below it (G1).
+ */
+static always_inline void graph_ret(struct dt_ret_stack *st,
+                                    const struct dt_ret_entry *e,
+                                    unsigned int d, bool returned)
 {
     uint32_t thresh = ACCESS_ONCE(dt_tracing_thresh);
-    uint64_t now, ctx;
+    uint64_t now, ctx = e->ctx;
+    bool nmi = ctx & CTX_FLAGS(DT_FLAG_IN_NMI);
+    struct dt_ret_entry *flush = NULL;
 
     if ( dt_tracer_active() != graph_entry || !ACCESS_ONCE(dt_recording) )
         return;
+    if ( !returned && !(ctx & PENDING) )
+        return;
     now = arch_dyntrace_stamp();
-    /* The entry's flags had GRAPH_ENT, not GRAPH_RET. */
-    ctx = e->ctx ^ CTX_FLAGS(DT_FLAG_GRAPH_ENT | DT_FLAG_GRAPH_RET);
-    if ( thresh )
+    if ( unlikely(thresh) )
     {
-        if ( too_short(e, now, thresh) )
+        /* Only the returns that took long enough, alone. */
+        if ( !returned || too_short(e, now, thresh) )
             return;
-        ctx |= CTX_FLAGS(DT_FLAG_GRAPH_TAIL);
+        ctx = (ctx & ~PENDING) |
+              CTX_FLAGS(DT_FLAG_GRAPH_RET | DT_FLAG_GRAPH_TAIL);
+        graph_record(NULL, e->func, e->calltime, now, ctx, now, nmi);
+        return;
     }
-    graph_record(e->func, e->calltime, now, ctx,
-                 ctx & CTX_FLAGS(DT_FLAG_IN_NMI), false);
+    /* G4: in NMI/MCE context, an entry below may be half-filled. */
+    if ( !nmi && pending_or_other(st, d - 1) )
+    {
+        /* The usual case: one pending, its own caller's written. */
+        if ( (st->e[d - 2].owners & DT_RET_GRAPH) &&
+             !pending_or_other(st, d - 2) )
+        {
+            flush = &st->e[d - 2];
+            flush->ctx &= ~PENDING;
+            barrier();
+        }
+        else
+            graph_flush(st, d - 1, now);
+    }
+    if ( !returned )
+    {
+        /* G2: the entry record, as if a call inside had come. */
+        graph_record(flush, e->func, e->ret, e->calltime, ctx, now, nmi);
+        return;
+    }
+    /* Still pending: a leaf, GRAPH_ENT and GRAPH_RET both. */
+    graph_record(flush, e->func, e->calltime, now,
+                 ctx | CTX_FLAGS(DT_FLAG_GRAPH_RET), now, nmi);
 }
 
 /* The hook (return.c). */
 static void cf_check graph_return(const struct dt_ret_entry *e,
                                   unsigned int depth, bool returned)
 {
-    if ( returned )
-        graph_ret(e);
+    graph_ret(dt_ret_stack(smp_processor_id()), e, depth, returned);
 }
 
 #ifdef ARCH_DYNTRACE_FAST_ENTRY
@@ -202,9 +308,16 @@ static void cf_check graph_return(const struct dt_ret_entry *e,
  * The return trampoline's call while function_graph alone is active
  * (DYNTRACE_FAST_GRAPH), instead of dyntrace_return().
  */
+static always_inline void graph_returned(struct dt_ret_stack *st,
+                                         const struct dt_ret_entry *e,
+                                         unsigned int depth)
+{
+    graph_ret(st, e, depth, true);
+}
+
 unsigned long dyntrace_fast_graph_return(unsigned long frame)
 {
-    return dt_ret_fast_return(frame, DT_RET_GRAPH, graph_ret);
+    return dt_ret_fast_return(frame, DT_RET_GRAPH, graph_returned);
 }
 #endif
 
@@ -268,11 +381,12 @@ static void print_prefix(struct dyntrace_text *t, unsigned long max,
 }
 
 /*
- * One line: an entry whose next record on its CPU is its own return is a
- * leaf ("f();", two records); another entry opens "f() {"; a return closes
- * it with "}" and the function's name in a comment (ftrace's
- * funcgraph-tail: which call a "}" closes need not be guessed when frames
- * were abandoned).  Indented two spaces per level.  A record of another tracer (not ours) is a bare name.
+ * One line: a leaf's record (G1: GRAPH_ENT and GRAPH_RET) is "f();", as is
+ * an entry whose next record on its CPU is its own return (two records);
+ * another entry opens "f() {"; a return closes it with "}" and the
+ * function's name in a comment (ftrace's funcgraph-tail: which call a "}"
+ * closes need not be guessed when frames were abandoned).  Indented two
+ * spaces per level.  A record of another tracer (not ours) is a bare name.
  */
 static unsigned int cf_check graph_line(struct dyntrace_text *t,
                                         unsigned long max,
@@ -282,7 +396,15 @@ static unsigned int cf_check graph_line(struct dyntrace_text *t,
 {
     const struct dyntrace_record *n = r + 1;
     unsigned int indent = 2 * (r->pad ?: 1);
+    const unsigned int leaf = DT_FLAG_GRAPH_ENT | DT_FLAG_GRAPH_RET;
 
+    if ( (r->flags & leaf) == leaf )
+    {
+        print_prefix(t, max, r, true, r->ts - r->parent_ip);
+        dyntrace_text_printf(t, max, "%*s%s();\n", indent, "",
+                             dt_symbol_cached(&c->func, r->ip));
+        return 1;
+    }
     if ( r->flags & DT_FLAG_GRAPH_ENT )
     {
         if ( n < end && (n->flags & DT_FLAG_GRAPH_RET) && n->ip == r->ip &&

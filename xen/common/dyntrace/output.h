@@ -13,8 +13,9 @@
 
 /*
  * One binary record of the ring tracers: 32 bytes on 64-bit.  function:
- * an entry.  function_graph: an entry (DT_FLAG_GRAPH_ENT) or a return
- * (DT_FLAG_GRAPH_RET, parent_ip holding the entry's time); pad holds the
+ * an entry.  function_graph: an entry (DT_FLAG_GRAPH_ENT), a return
+ * (DT_FLAG_GRAPH_RET, parent_ip holding the entry's time) or a leaf call,
+ * with no traced call inside (both flags, as a return); pad holds the
  * call's depth (1: outermost).
  */
 struct dyntrace_record {

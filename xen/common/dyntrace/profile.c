@@ -281,7 +281,9 @@ void dyntrace_fast_profile_entry(unsigned long ip, unsigned long parent_ip,
     arch_dyntrace_irq_restore(flags);
 }
 
-static always_inline void profile_returned(const struct dt_ret_entry *e)
+static always_inline void profile_returned(struct dt_ret_stack *st,
+                                           const struct dt_ret_entry *e,
+                                           unsigned int depth)
 {
     profile_end(e, true);
 }

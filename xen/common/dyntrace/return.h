@@ -177,13 +177,14 @@ void dt_ret_run_hooks(const struct dt_ret_entry *e, unsigned int depth,
 /*
  * A fast return (x86: the return trampoline's call while owner's tracer
  * runs alone), instead of dyntrace_return(): the pop, owner's own work
- * inline (done, always inline), the hooks of any other owner of the entry
- * (one pushed before the last switch), the release.  Returns where the
- * function returns to.
+ * inline (done(stack, entry, depth), always inline), the hooks of any
+ * other owner of the entry (one pushed before the last switch), the
+ * release.  Returns where the function returns to.
  */
 static always_inline unsigned long dt_ret_fast_return(
     unsigned long frame, unsigned int owner,
-    void (*done)(const struct dt_ret_entry *e))
+    void (*done)(struct dt_ret_stack *st, const struct dt_ret_entry *e,
+                 unsigned int depth))
 {
     struct dt_ret_stack *st = dt_ret_stack(smp_processor_id());
     const struct dt_ret_entry *e;
@@ -194,7 +195,7 @@ static always_inline unsigned long dt_ret_fast_return(
     e = dt_ret_pop_entry(st, frame, &d);
     owners = e->owners;
     if ( owners & owner )
-        done(e);
+        done(st, e, d);
     owners &= ~(owner | DT_RET_TREE);
     if ( unlikely(owners) )
         dt_ret_run_hooks(e, d, owners);
