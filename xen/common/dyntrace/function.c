@@ -482,6 +482,9 @@ static struct tracer function_tracer = {
     .clear = dt_rings_clear_cb,
     .print = function_print,
     .func = function_call,
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
+    .fast_kind = DYNTRACE_FAST_FUNCTION,
+#endif
 };
 
 static int __init cf_check function_tracer_init(void)
@@ -498,9 +501,6 @@ static int __init cf_check function_tracer_init(void)
     /* nop first: tracing starts with the first tracer registered. */
     dyntrace_register_tracer(&nop_tracer);
     dyntrace_register_tracer(&function_tracer);
-#ifdef ARCH_DYNTRACE_FAST_ENTRY
-    dt_tracer_set_fast(function_call, DYNTRACE_FAST_FUNCTION);
-#endif
 
     return 0;
 }

@@ -461,6 +461,9 @@ static struct tracer graph_tracer = {
     .print = graph_print,
     .func = graph_entry,
     .usable = graph_usable,
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
+    .fast_kind = DYNTRACE_FAST_GRAPH,
+#endif
 };
 
 static int __init cf_check graph_tracer_init(void)
@@ -482,9 +485,6 @@ static int __init cf_check graph_tracer_init(void)
 
     dt_ret_set_hook(DT_RET_GRAPH, graph_return);
     dyntrace_register_tracer(&graph_tracer);
-#ifdef ARCH_DYNTRACE_FAST_ENTRY
-    dt_tracer_set_fast(graph_entry, DYNTRACE_FAST_GRAPH);
-#endif
 
     return 0;
 }

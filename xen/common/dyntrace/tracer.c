@@ -35,15 +35,10 @@ dyntrace_func_t *dt_active_func;
 dyntrace_func_t *dt_active_prof;
 static const struct dt_profiler *profiler;
 /*
- * The callbacks with a fast entry (ARCH_DYNTRACE_FAST_ENTRY), and which
- * one's fast entry the trampoline calls: 0 (the dispatcher) unless that
- * callback alone is active (the profiler's, struct dt_profiler).
+ * Which fast entry the trampoline calls (ARCH_DYNTRACE_FAST_ENTRY): 0 (the
+ * dispatcher) unless one callback alone is active, and it has one (the
+ * fast_kind of its struct tracer or struct dt_profiler).
  */
-#define MAX_FAST 2
-static struct {
-    dyntrace_func_t *fn;
-    uint8_t kind;
-} fast[MAX_FAST];
 uint8_t dt_fast_active;
 
 static void update_fast(void)
@@ -53,25 +48,11 @@ static void update_fast(void)
 
     if ( dt_active_prof )
         kind = dt_active_func ? 0 : profiler->fast_kind;
-    else
-        for ( i = 0; i < MAX_FAST; i++ )
-            if ( fast[i].fn && fast[i].fn == dt_active_func )
-                kind = fast[i].kind;
+    else if ( dt_active_func )
+        for ( i = 0; i < nr_tracers; i++ )
+            if ( tracers[i]->func == dt_active_func )
+                kind = tracers[i]->fast_kind;
     write_atomic(&dt_fast_active, kind);
-}
-
-void __init dt_tracer_set_fast(dyntrace_func_t *fn, unsigned int kind)
-{
-    unsigned int i;
-
-    for ( i = 0; i < MAX_FAST; i++ )
-        if ( !fast[i].fn )
-        {
-            fast[i].fn = fn;
-            fast[i].kind = kind;
-            return;
-        }
-    BUG();
 }
 
 void __init dyntrace_register_tracer(struct tracer *t)

@@ -38,13 +38,6 @@ static inline bool dt_tracer_is_active(void)
     return ACCESS_ONCE(dt_active_func);
 }
 /*
- * A callback that has a fast entry of its own (ARCH_DYNTRACE_FAST_ENTRY),
- * registered at boot with the value (kind, non-zero) dt_fast_active takes
- * while it is the only callback active (set with the active callbacks).
- */
-void dt_tracer_set_fast(dyntrace_func_t *fn, unsigned int kind);
-
-/*
  * The function profiler (profile.c, function_profile_enabled): the
  * dispatcher's second callback, run after the tracer's on the same traced
  * functions, and its statistics (trace_stat/).

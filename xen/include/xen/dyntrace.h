@@ -63,6 +63,11 @@ struct tracer {
     /* The callback attached to the traced functions, or NULL. */
     dyntrace_func_t *func;
     /*
+     * dt_fast_active's value while func alone runs (no profiler), if it
+     * has a fast entry of its own (ARCH_DYNTRACE_FAST_ENTRY); or 0.
+     */
+    unsigned int fast_kind;
+    /*
      * Can the tracer run here (e.g. it needs return hooking)?  0, or an
      * error, with a reason for error_log.  NULL: always.
      */
