@@ -10,6 +10,11 @@
  *    next run's first record (the last run ends at its last record): on
  *    whose behalf the CPU was working, as far as the traced entries show;
  *  - a loss is an instant event "LOST N EVENTS".
+ * A function_graph capture's records are calls instead: each return (or
+ * leaf) is a complete event named after the function, from the call to its
+ * return, on a thread of its CPU's own ("pCPU N calls", tid CALLS_TID + N),
+ * so that the viewer nests them; an entry record adds nothing (a call whose
+ * return was not recorded does not show).
  * Times are microseconds of Xen's system time.  Written to OUT.tmp, then
  * renamed: a failed export leaves no partial OUT.
  */
@@ -73,6 +78,33 @@ struct json_ctx {
     struct run *runs;
 };
 
+/* The calls of pCPU N (function_graph) are thread CALLS_TID + N. */
+#define CALLS_TID 1000
+
+/* A function_graph return or leaf: the call, as a complete event. */
+static int json_call(struct json_ctx *j, const struct xdt_record *r)
+{
+    uint64_t call = r->parent_ip < r->ts ? r->parent_ip : r->ts;
+    char fn[256], ctx[32];
+    FILE *f = j->f;
+
+    xdt_name_ip(j->n, r->ip, fn, sizeof(fn));
+    xdt_context(r, ctx, sizeof(ctx));
+    fprintf(f, ",\n{\"name\":");
+    json_str(f, fn);
+    fprintf(f, ",\"cat\":\"call\",\"ph\":\"X\",\"pid\":0,\"tid\":%u,"
+               "\"ts\":", CALLS_TID + r->cpu);
+    us(f, call);
+    fprintf(f, ",\"dur\":");
+    us(f, r->ts - call);
+    fprintf(f, ",\"args\":{\"context\":");
+    json_str(f, ctx);
+    fprintf(f, ",\"domain\":%u,\"vcpu\":%u,\"depth\":%u}}", r->domid,
+            r->vcpu, r->pad);
+
+    return ferror(f) ? -1 : 0;
+}
+
 static int json_event(const struct xdt_event *e, void *arg)
 {
     struct json_ctx *j = arg;
@@ -100,6 +132,10 @@ static int json_event(const struct xdt_event *e, void *arg)
         *ru = (struct run){ .open = true, .domid = r->domid,
                             .vcpu = r->vcpu, .start = r->ts };
     ru->last = r->ts;
+    if ( r->flags & XDT_FLAG_GRAPH_RET )
+        return json_call(j, r);
+    if ( r->flags & XDT_FLAG_GRAPH_ENT )
+        return 0;
 
     xdt_name_ip(j->n, r->ip, fn, sizeof(fn));
     xdt_name_parent(j->n, r->parent_ip, caller, sizeof(caller));
@@ -125,8 +161,9 @@ int export_json(const struct xdt_capture *c, const struct xdt_names *n,
                 const char *out)
 {
     struct json_ctx j = { .n = n };
-    char *tmp = NULL;
+    char *tmp = NULL, tracer[64];
     unsigned int cpu;
+    bool graph;
     int bad;
 
     j.runs = calloc(c->nr_cpus ? c->nr_cpus : 1, sizeof(*j.runs));
@@ -147,9 +184,17 @@ int export_json(const struct xdt_capture *c, const struct xdt_names *n,
     fprintf(j.f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
                  "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,"
                  "\"args\":{\"name\":\"Xen\"}}");
+    graph = xdt_capture_meta(c, "tracer", tracer, sizeof(tracer)) &&
+            !strcmp(tracer, "function_graph");
     for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
+    {
         fprintf(j.f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,"
                      "\"tid\":%u,\"args\":{\"name\":\"pCPU %u\"}}", cpu, cpu);
+        if ( graph )
+            fprintf(j.f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\","
+                         "\"pid\":0,\"tid\":%u,\"args\":{\"name\":"
+                         "\"pCPU %u calls\"}}", CALLS_TID + cpu, cpu);
+    }
     bad = xdt_capture_iterate(c, json_event, &j);
     for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
         close_run(j.f, cpu, &j.runs[cpu], j.runs[cpu].last);

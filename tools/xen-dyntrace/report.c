@@ -23,6 +23,53 @@ struct print_ctx {
     bool ns;                    /* -t: nanoseconds, as trace-cmd report -t */
 };
 
+/* ftrace's marks for long durations, as the hypervisor's function_graph. */
+static char duration_mark(uint64_t ns)
+{
+    static const struct { uint64_t over; char mark; } marks[] = {
+        { 1000000000, '$' }, { 100000000, '@' }, { 10000000, '*' },
+        { 1000000, '#' }, { 100000, '!' }, { 10000, '+' },
+    };
+    unsigned int i;
+
+    for ( i = 0; i < sizeof(marks) / sizeof(marks[0]); i++ )
+        if ( ns > marks[i].over )
+            return marks[i].mark;
+
+    return ' ';
+}
+
+/*
+ * A function_graph record, as the hypervisor's trace prints it: a leaf
+ * "f();" and a return (a "}" with the name in a comment) with the call's
+ * duration, an entry "f() {".  (The hypervisor also prints an entry
+ * followed by its own return as one leaf line; here they stay two.)
+ */
+static int print_graph(const struct xdt_names *n, const struct xdt_record *r)
+{
+    unsigned int indent = 2 * (r->pad ? r->pad : 1);
+    char ctx[32], fn[256], dur[32] = "";
+    uint64_t ns = 0;
+
+    xdt_context(r, ctx, sizeof(ctx));
+    xdt_name_ip(n, r->ip, fn, sizeof(fn));
+    if ( r->flags & XDT_FLAG_GRAPH_RET )
+    {
+        ns = r->ts > r->parent_ip ? r->ts - r->parent_ip : 0;
+        snprintf(dur, sizeof(dur), "%c%7" PRIu64 ".%03" PRIu64 " us",
+                 duration_mark(ns), ns / 1000, ns % 1000);
+    }
+    printf("%3u) %10s | %15s |%*s", r->cpu, ctx, dur, indent, "");
+    if ( (r->flags & XDT_FLAG_GRAPH_ENT) && (r->flags & XDT_FLAG_GRAPH_RET) )
+        printf("%s();\n", fn);
+    else if ( r->flags & XDT_FLAG_GRAPH_ENT )
+        printf("%s() {\n", fn);
+    else
+        printf("} /* %s */\n", fn);
+
+    return ferror(stdout) ? -1 : 0;
+}
+
 static int print_event(const struct xdt_event *e, void *arg)
 {
     const struct print_ctx *pc = arg;
@@ -35,6 +82,8 @@ static int print_event(const struct xdt_event *e, void *arg)
         printf("CPU:%u [LOST %" PRIu64 " EVENTS]\n", r->cpu, r->ip);
         return 0;
     }
+    if ( r->flags & (XDT_FLAG_GRAPH_ENT | XDT_FLAG_GRAPH_RET) )
+        return print_graph(n, r);
     xdt_context(r, ctx, sizeof(ctx));
     xdt_name_ip(n, r->ip, fn, sizeof(fn));
     xdt_name_parent(n, r->parent_ip, caller, sizeof(caller));
@@ -57,6 +106,19 @@ static int print_report(const struct xdt_capture *c, const struct xdt_names *n,
 
     if ( !xdt_capture_meta(c, "tracer", tracer, sizeof(tracer)) )
         strcpy(tracer, "function");
+    if ( !strcmp(tracer, "function_graph") )
+    {
+        printf("# tracer: %s\n"
+               "#\n"
+               "# entries-in-buffer/entries-written: %" PRIu64 "/%" PRIu64
+               "   #P:%u\n"
+               "#\n"
+               "#CPU    CONTEXT |   DURATION      |  FUNCTION CALLS\n"
+               "# |        |    |    |   |        |   |   |   |   |\n",
+               tracer, c->records, c->records + c->lost, c->nr_cpus);
+
+        return xdt_capture_iterate(c, print_event, &pc);
+    }
     printf("# tracer: %s\n"
            "#\n"
            "# entries-in-buffer/entries-written: %" PRIu64 "/%" PRIu64
@@ -125,6 +187,21 @@ static int run(int argc, char **argv, bool export)
         return XDT_EXIT_USAGE;
 
     rc = xdt_capture_load(&c, in);
+    if ( rc == XDT_EXIT_OK || rc == XDT_EXIT_TRUNCATED )
+    {
+        char tracer[64];
+
+        /* trace.dat's events are function entries: not graph records. */
+        if ( export && !strcmp(format, "trace.dat") &&
+             xdt_capture_meta(&c, "tracer", tracer, sizeof(tracer)) &&
+             !strcmp(tracer, "function_graph") )
+        {
+            xdt_err("export: %s is a function_graph capture: -f trace.dat "
+                    "writes function events only (use report, or -f json)",
+                    in);
+            rc = XDT_EXIT_USAGE;
+        }
+    }
     if ( rc != XDT_EXIT_OK && rc != XDT_EXIT_TRUNCATED )
     {
         xdt_capture_free(&c);

@@ -42,8 +42,15 @@ struct xdt_raw_header {
 #define XDT_FLAG_IRQS_OFF 0x1
 #define XDT_FLAG_IN_IRQ   0x2
 #define XDT_FLAG_IN_NMI   0x4
+/*
+ * function_graph's records: a call's entry, its return (parent_ip holding
+ * the call's time), or both at once (a call with no traced call inside);
+ * pad holds the call's depth (1: outermost).
+ */
+#define XDT_FLAG_GRAPH_ENT 0x10
+#define XDT_FLAG_GRAPH_RET 0x20
 
-/* One function-tracer record, as the raw format keeps it. */
+/* One record, as the raw format keeps it. */
 struct xdt_record {
     uint64_t ts;                /* ns of Xen's system time */
     uint64_t ip;                /* patch site of the traced function */

@@ -1,0 +1,41 @@
+# A function_graph capture through the recorder: xen-dyntrace record -p function_graph while dom0
+# reads the version N times; report prints N nested groups "do_xen_version() {",
+# "xen_extra_version();", "} /* do_xen_version */" in the hypervisor's layout, and every "}"
+# closes the call open at its depth (graph_nesting); the JSON has the calls as complete events;
+# trace.dat is refused with exit 2.
+. /opt/dyntrace/tests/lib.sh
+reset_tracing
+xen-dyntrace record -p function_graph -l 'do_xen_version xen_extra_version' --no-filter -t 3 -q \
+    -o /tmp/graph.dat >/tmp/rec.out 2>&1 &
+rec=$!
+sleep 1
+n=20
+i=0
+while [ $i -lt $n ]; do cat /sys/hypervisor/version/extra >/dev/null; i=$((i + 1)); done
+wait $rec || { cat /tmp/rec.out; fail "record exited"; }
+cat /tmp/rec.out
+lost=$(sed -n 's/^record: .* lost=\([0-9]*\) .*/\1/p' /tmp/rec.out)
+expect_eq "records lost" 0 "$lost"
+expect_eq "tracer after record" nop "$(xenhypfs cat $T/current_tracer)"
+xen-dyntrace report /tmp/graph.dat >/tmp/graph.txt || fail "report exited $?"
+head -n 14 /tmp/graph.txt
+grep -q '^# tracer: function_graph$' /tmp/graph.txt || fail "not the function_graph header"
+opens=$(grep -c '^ *[0-9]*) .*|  do_xen_version() {$' /tmp/graph.txt) || true
+leaves=$(grep -c '^ *[0-9]*) .* us |    xen_extra_version();$' /tmp/graph.txt) || true
+closes=$(grep -c '^ *[0-9]*) .* us |  } /\* do_xen_version \*/$' /tmp/graph.txt) || true
+echo "opens=$opens leaves=$leaves closes=$closes"
+# dom0's own version calls may add groups; ours are all there.
+[ "$leaves" -ge "$n" ] && [ "$opens" -ge "$n" ] && [ "$closes" -ge "$n" ] ||
+    fail "expected $n nested groups: opens=$opens leaves=$leaves closes=$closes"
+res=$(graph_nesting /tmp/graph.txt)
+echo "$res"
+case "$res" in *" unopened=0 misattributed=0 negative=0 other=0") ;; *) fail "bad nesting: $res" ;; esac
+xen-dyntrace export -f json -o /tmp/graph.json /tmp/graph.dat || fail "export -f json exited $?"
+calls=$(grep -o '"name":"xen_extra_version","cat":"call","ph":"X"' /tmp/graph.json | wc -l)
+[ "$calls" -ge "$n" ] || fail "only $calls xen_extra_version calls in the JSON"
+rc=0
+xen-dyntrace export -f trace.dat -o /tmp/graph.trace.dat /tmp/graph.dat 2>/tmp/err.out || rc=$?
+cat /tmp/err.out
+expect_eq "exit status of export -f trace.dat" 2 "$rc"
+grep -q 'is a function_graph capture' /tmp/err.out || fail "no function_graph refusal message"
+[ ! -e /tmp/graph.trace.dat ] || fail "a refused export left a file"

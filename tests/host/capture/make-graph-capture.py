@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""make-graph-capture.py OUT: a small synthetic function_graph capture (docs/user-guide.md,
+"Raw format" and "Capture file"), for tests/host/test-capture: on CPU 0, do_xen_version's entry
+record, a leaf xen_extra_version inside it and do_xen_version's return; on CPU 1, a leaf
+do_xen_version of d1v2 that lasted over 10 us. Prints the lines `report` must print for them
+(without the header)."""
+import struct
+import sys
+
+FUNCS = {0xffff82d040200000: "do_xen_version", 0xffff82d040200100: "xen_extra_version"}
+ENT, RET = 0x10, 0x20
+T = 2_000_000_000
+
+
+def chunk(ctype, cpu, data):
+    return struct.pack("<IIQ", ctype, cpu, len(data)) + data
+
+
+def raw(cpu, recs):
+    body = b"".join(struct.pack("<QQQHHHBB", ts, ip, parent, dom, vcpu, cpu, flags, depth)
+                    for ts, ip, parent, dom, vcpu, flags, depth in recs)
+    return chunk(3, cpu, struct.pack("<IHHHHIQQ", 0x52544458, 1, 32, 32, cpu, len(recs), 0, 0) + body)
+
+
+f = list(FUNCS)
+# (ts, ip, parent_ip, domid, vcpu, flags, depth): an entry's parent_ip is its caller, a return's
+# or a leaf's the call's time.
+cpu0 = [(T + 100, f[0], 0xffff82d040300010, 0, 0, ENT, 1), (T + 300, f[1], T + 250, 0, 0, ENT | RET, 2),
+        (T + 400, f[0], T + 100, 0, 0, RET, 1)]
+cpu1 = [(T + 12_350, f[0], T + 200, 1, 2, ENT | RET, 1)]
+data = b"XDTCAPT\n" + struct.pack("<IIIIQ", 1, 32, 16, 0, 0)
+data += chunk(1, 0, b"tool=test\ntracer=function_graph\ncpus=0,1\n")
+data += chunk(2, 0, "\n".join(f"{a:016x} {n}" for a, n in FUNCS.items()).encode())
+data += raw(0, cpu0) + raw(1, cpu1)
+data += chunk(4, 0, b"seconds=1.000\nrecords=4\nlost=0\n")
+open(sys.argv[1], "wb").write(data)
+
+print("  0)       d0v0 |                 |  do_xen_version() {")
+print("  0)       d0v0 |        0.050 us |    xen_extra_version();")
+print("  0)       d0v0 |        0.300 us |  } /* do_xen_version */")
+print("  1)       d1v2 | +     12.150 us |  do_xen_version();")
