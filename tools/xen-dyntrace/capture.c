@@ -453,6 +453,14 @@ int xdt_capture_iterate(const struct xdt_capture *c,
     return rc;
 }
 
+bool xdt_capture_is_graph(const struct xdt_capture *c)
+{
+    char tracer[64];
+
+    return xdt_capture_meta(c, "tracer", tracer, sizeof(tracer)) &&
+           !strcmp(tracer, "function_graph");
+}
+
 const char *xdt_capture_meta(const struct xdt_capture *c, const char *key,
                              char *buf, size_t len)
 {

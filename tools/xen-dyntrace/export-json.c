@@ -161,7 +161,7 @@ int export_json(const struct xdt_capture *c, const struct xdt_names *n,
                 const char *out)
 {
     struct json_ctx j = { .n = n };
-    char *tmp = NULL, tracer[64];
+    char *tmp = NULL;
     unsigned int cpu;
     bool graph;
     int bad;
@@ -184,8 +184,7 @@ int export_json(const struct xdt_capture *c, const struct xdt_names *n,
     fprintf(j.f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
                  "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,"
                  "\"args\":{\"name\":\"Xen\"}}");
-    graph = xdt_capture_meta(c, "tracer", tracer, sizeof(tracer)) &&
-            !strcmp(tracer, "function_graph");
+    graph = xdt_capture_is_graph(c);
     for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
     {
         fprintf(j.f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,"

@@ -106,31 +106,22 @@ static int print_report(const struct xdt_capture *c, const struct xdt_names *n,
 
     if ( !xdt_capture_meta(c, "tracer", tracer, sizeof(tracer)) )
         strcpy(tracer, "function");
-    if ( !strcmp(tracer, "function_graph") )
-    {
-        printf("# tracer: %s\n"
-               "#\n"
-               "# entries-in-buffer/entries-written: %" PRIu64 "/%" PRIu64
-               "   #P:%u\n"
-               "#\n"
-               "#CPU    CONTEXT |   DURATION      |  FUNCTION CALLS\n"
-               "# |        |    |    |   |        |   |   |   |   |\n",
-               tracer, c->records, c->records + c->lost, c->nr_cpus);
-
-        return xdt_capture_iterate(c, print_event, &pc);
-    }
     printf("# tracer: %s\n"
            "#\n"
            "# entries-in-buffer/entries-written: %" PRIu64 "/%" PRIu64
            "   #P:%u\n"
-           "#\n"
-           "#                    _---=> irqs-off\n"
-           "#                   / _--=> hardirq\n"
-           "#                  | / _-=> nmi\n"
-           "#                  || /\n"
-           "#   CONTEXT   CPU# |||  TIMESTAMP  FUNCTION\n"
-           "#      |        |  |||      |         |\n",
-           tracer, c->records, c->records + c->lost, c->nr_cpus);
+           "#\n", tracer, c->records, c->records + c->lost, c->nr_cpus);
+    /* The column legend of the tracer's layout. */
+    if ( xdt_capture_is_graph(c) )
+        printf("#CPU    CONTEXT |   DURATION      |  FUNCTION CALLS\n"
+               "# |        |    |    |   |        |   |   |   |   |\n");
+    else
+        printf("#                    _---=> irqs-off\n"
+               "#                   / _--=> hardirq\n"
+               "#                  | / _-=> nmi\n"
+               "#                  || /\n"
+               "#   CONTEXT   CPU# |||  TIMESTAMP  FUNCTION\n"
+               "#      |        |  |||      |         |\n");
 
     return xdt_capture_iterate(c, print_event, &pc);
 }
@@ -189,12 +180,9 @@ static int run(int argc, char **argv, bool export)
     rc = xdt_capture_load(&c, in);
     if ( rc == XDT_EXIT_OK || rc == XDT_EXIT_TRUNCATED )
     {
-        char tracer[64];
-
         /* trace.dat's events are function entries: not graph records. */
         if ( export && !strcmp(format, "trace.dat") &&
-             xdt_capture_meta(&c, "tracer", tracer, sizeof(tracer)) &&
-             !strcmp(tracer, "function_graph") )
+             xdt_capture_is_graph(&c) )
         {
             xdt_err("export: %s is a function_graph capture: -f trace.dat "
                     "writes function events only (use report, or -f json)",

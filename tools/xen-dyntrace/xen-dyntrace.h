@@ -151,6 +151,8 @@ int xdt_capture_iterate(const struct xdt_capture *c,
                         void *arg);
 const char *xdt_capture_meta(const struct xdt_capture *c, const char *key,
                              char *buf, size_t len);
+/* Was the capture taken under function_graph (its settings' tracer=)? */
+bool xdt_capture_is_graph(const struct xdt_capture *c);
 void xdt_capture_free(struct xdt_capture *c);
 
 /* Naming for output. */
