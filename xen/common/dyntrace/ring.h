@@ -136,6 +136,26 @@ static inline bool dt_ring_cpu_ready(unsigned int cpu)
     return r && ACCESS_ONCE(r->ready);
 }
 
+/* The writer's next slot (size: the record size, as below). */
+static always_inline void *dt_ring_slot(const struct dt_ring *r,
+                                        unsigned int size)
+{
+    return (uint8_t *)r->rec + (unsigned long)(r->written & r->mask) * size;
+}
+
+/*
+ * The writer publishes the slot it filled: the slot before the count.
+ * Pairs with the first smp_rmb() in ring_copy_unheld(): a consuming read,
+ * which does not hold the buffer, reads the count and then the slots it
+ * covers.  (For a holder the smp_mb() of dt_ring_commit() already orders
+ * both.)  One store: that reader loads the count concurrently.
+ */
+static always_inline void dt_ring_publish(struct dt_ring *r)
+{
+    smp_wmb();
+    write_atomic(&r->written, r->written + 1);
+}
+
 /*
  * The writer, with IRQs off: reserve this CPU's next slot, fill it, commit
  * it.  Inline: this is the tracing hot path, paid per traced call.  size is
@@ -179,7 +199,7 @@ static inline void *dt_ring_reserve(struct dt_ring **pr, unsigned int *pcpu,
     *pr = r;
     *pcpu = cpu;
 
-    return (uint8_t *)r->rec + (unsigned long)(r->written & r->mask) * size;
+    return dt_ring_slot(r, size);
 }
 
 static inline void dt_ring_commit(struct dt_ring *r)
@@ -187,15 +207,7 @@ static inline void dt_ring_commit(struct dt_ring *r)
     ASSERT(!local_irq_is_enabled());
     ASSERT(read_atomic(&r->status) == RING_WRITING);
 
-    /*
-     * The slot before the count.  Pairs with the first smp_rmb() in
-     * ring_copy_unheld(): a consuming read, which does not hold the buffer,
-     * reads the count and then the slots it covers.  (For a holder the
-     * smp_mb() below already orders both.)  One store: that reader loads the
-     * count concurrently.
-     */
-    smp_wmb();
-    write_atomic(&r->written, r->written + 1);
+    dt_ring_publish(r);
     /*
      * The slot and the count before the status that frees the buffer.
      * Pairs with the cmpxchg in ring_hold(): a holder that takes the buffer
@@ -214,11 +226,9 @@ static inline void *dt_ring_next(struct dt_ring *r, unsigned int size)
 {
     ASSERT(read_atomic(&r->status) == RING_WRITING);
 
-    /* The slot before the count, as in dt_ring_commit(). */
-    smp_wmb();
-    write_atomic(&r->written, r->written + 1);
+    dt_ring_publish(r);
 
-    return (uint8_t *)r->rec + (unsigned long)(r->written & r->mask) * size;
+    return dt_ring_slot(r, size);
 }
 
 /*
