@@ -81,6 +81,27 @@ bad_raw EINVAL $T/function_profile_enabled 02
 expect_eq "function_profile_enabled after 2" 1 "$(xenhypfs cat $T/function_profile_enabled)"
 expect_eq "hits after the refusal" 4 "$(all_cpus xen_extra_version)"
 
+# Past the first 256 calls of a pair on a CPU, the profiler alone times 1
+# call in 32 (design.md P8): hits stay exact, and the header says how many
+# calls were timed.  M reads put more than 256 on at least one CPU.
+M=700
+run xenhypfs write $T/function_profile_enabled 0
+run xenhypfs write $T/function_profile_enabled 1
+i=0; while [ $i -lt $M ]; do read -r _ </sys/hypervisor/version/extra; i=$((i + 1)); done
+expect_eq "xen_extra_version hits past the exact phase" $M "$(all_cpus xen_extra_version)"
+xenhypfs cat $S/domains >/tmp/dom || fail "reading domains"
+head -n3 /tmp/dom
+timed=$(head -n1 /tmp/dom | sed -n 's/.*, timed: \([0-9]*\) of \([0-9]*\) calls (the first 256 of each on a CPU, then 1 in 32)$/\1 \2/p')
+[ -n "$timed" ] || fail "the domains header does not say how many calls were timed"
+set -- $timed
+rows=$(awk 'NR > 3 { n += $3 } END { print n + 0 }' /tmp/dom)
+expect_eq "calls in the header and the rows" "$rows" "$2"
+[ "$1" -ge 256 ] || fail "only $1 calls timed: the first 256 of a pair are"
+[ "$1" -lt "$2" ] || fail "$1 of $2 calls timed: none left to the sampling"
+awk '$1 == "d0" && $2 == "xen_extra_version" && $4 > 0 && $6 > 0 { ok = 1 } END { exit !ok }' /tmp/dom ||
+    fail "xen_extra_version has no time"
+echo "sampling: $1 of $2 calls timed"
+
 # With a tracer: the function tracer records and the profiler counts the same calls.
 run xenhypfs write $T/function_profile_enabled 0
 run xenhypfs write $T/current_tracer function

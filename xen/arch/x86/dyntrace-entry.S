@@ -16,9 +16,9 @@
  * keeps every register itself (ARCH_DYNTRACE_FAST_ENTRY) and finds ip and
  * parent_ip from its frame; likewise dyntrace_fast_graph_entry() for
  * function_graph alone (DYNTRACE_FAST_GRAPH) while set_graph_function is
- * empty (dt_graph_nr, which changes outside the rendezvous: tested here).
- * With the profiler alone (DYNTRACE_FAST_PROFILE), it calls
- * dyntrace_fast_profile_entry() as it would the dispatcher.
+ * empty (dt_graph_nr, which changes outside the rendezvous: tested here),
+ * and dyntrace_fast_profile_entry() for the profiler alone
+ * (DYNTRACE_FAST_PROFILE).
  *
  * When a scope is set (dt_scope.active, its first word, non-zero), it is
  * tested first, before the registers are saved: dyntrace_scope_entry()
@@ -91,7 +91,7 @@ FUNC(dyntrace_trampoline)
 .Lnot_graph:
         cmpb    $DYNTRACE_FAST_PROFILE, dt_fast_active(%rip)
         jne     .Ldispatch
-        DISPATCH dyntrace_fast_profile_entry
+        call    dyntrace_fast_profile_entry /* every register kept */
         RET
 
 .Ldispatch:
@@ -123,6 +123,20 @@ FUNC(dyntrace_anchor_thunk)
 END(dyntrace_anchor_thunk)
 
 /*
+ * dyntrace_fast_profile_wipe(table, gen) for the profiler's fast entry,
+ * which must find every register as it was (asm/dyntrace.h,
+ * arch_dyntrace_fast_prof_wipe()).
+ */
+FUNC(dyntrace_prof_wipe_thunk)
+        push    %rax
+        SAVE_SCRATCH
+        call    dyntrace_fast_profile_wipe
+        RESTORE_SCRATCH
+        pop     %rax
+        RET
+END(dyntrace_prof_wipe_thunk)
+
+/*
  * The function tracer (common/dyntrace/function.c), function_graph
  * (graph.c) and the profiler (profile.c), later patches of the series than
  * this file, define the fast entries.  Until they do, nothing sets
@@ -137,7 +151,11 @@ dyntrace_fast_graph_entry:
         .weak   dyntrace_fast_profile_entry
         .type   dyntrace_fast_profile_entry, @function
 dyntrace_fast_profile_entry:
+        .weak   dyntrace_fast_profile_wipe
+        .type   dyntrace_fast_profile_wipe, @function
+dyntrace_fast_profile_wipe:
         RET
         .size   dyntrace_fast_entry, . - dyntrace_fast_entry
         .size   dyntrace_fast_graph_entry, . - dyntrace_fast_graph_entry
         .size   dyntrace_fast_profile_entry, . - dyntrace_fast_profile_entry
+        .size   dyntrace_fast_profile_wipe, . - dyntrace_fast_profile_wipe

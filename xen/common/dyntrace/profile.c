@@ -7,15 +7,17 @@
  * trace_stat/function<N> sums one CPU's table by function (ftrace's
  * columns), trace_stat/domains every CPU's by domain and function.  The
  * counts live apart from the ring buffers: nothing is lost when they wrap.
- * Where returns are hooked, a call is counted once it ends (its hit and
- * its time when it returns; its hit alone once its frame is found gone,
- * R2 of return.c), so that its entry only pushes the return.
+ * A call whose return is hooked is counted once it ends (its hit and its
+ * time when it returns; its hit alone once its frame is found gone, R2 of
+ * return.c); any other at its entry.  Alone, the profiler hooks the
+ * returns of a sample of the calls (P8): an untimed call costs a table
+ * lookup, a timed one two trampolines and two lookups.
  *
  * The rules (docs/design.md, "The profiler"):
  *
  * P1  A CPU's table is written only by that CPU, with IRQs off: by the
- *     profiler's callback (an untimed hit) and its return hook (a call
- *     that ended).  In NMI/MCE context nothing is counted (it could
+ *     profiler's callback or fast entry (an untimed hit, the countdown of
+ *     P8) and its return hook (a call that ended).  In NMI/MCE context nothing is counted (it could
  *     interrupt an update of the same slot): the callback pushes nothing
  *     there, so no hook runs there for the profiler (profile_end()).
  * P2  Each slot has a sequence count, odd while its CPU writes the slot;
@@ -40,6 +42,15 @@
  * P7  A call is profiled only on a CPU up for tracing (dt_ring_cpu_ready():
  *     current set, per-CPU data live); one that began there is counted at
  *     its end wherever that CPU is then.
+ * P8  Returns are hooked for the profiler alone on a sample of the calls:
+ *     every call of a pair until PROF_EXACT of them were timed on that CPU,
+ *     then one in PROF_PERIOD on average, when the CPU's countdown (drawn
+ *     afresh, at random, each time it runs out, so that no periodic pattern
+ *     of calls lines up with it) runs out.  A call left untimed for that
+ *     alone is counted at its entry, in hits and in sampled; readers add
+ *     sampled times the average to Time.  A call whose return another
+ *     owner hooked anyway (function_graph, R6) is always timed.  Hits stay
+ *     exact: every call is counted, timed or not.
  */
 
 #include <xen/cpu.h>
@@ -60,6 +71,9 @@
 /* Slots per CPU table (a power of 2: slot_hash() gives 12 bits). */
 #define PROF_SLOTS  4096
 #define PROF_PROBES 32
+/* P8: calls of a pair timed on a CPU before sampling; then 1 in PERIOD. */
+#define PROF_EXACT  256
+#define PROF_PERIOD 32
 
 struct prof_slot {
     unsigned long ip;           /* the traced function's site; 0: free */
@@ -67,12 +81,16 @@ struct prof_slot {
     uint16_t domid;
     uint64_t hits;
     uint64_t timed;             /* returns timed (hits whose return hooked) */
+    uint64_t sampled;           /* P8: hits left untimed by the sampling */
     uint64_t time;              /* ns, entry to return */
     uint64_t time_sq;           /* ns^2 */
+    uint64_t unused;            /* 64 bytes: one cache line, one shift */
 };
 
 struct prof_table {
     uint32_t gen;               /* P3: the generation it counts for */
+    uint32_t countdown;         /* P8: calls until the next timed one, >= 1 */
+    uint32_t random;            /* P8: xorshift state, never 0 */
     uint64_t missed;            /* P6 */
     struct prof_slot s[PROF_SLOTS];
 };
@@ -91,9 +109,17 @@ static uint32_t prof_gen = 1;
 static bool timing;
 static const char *untimed_why = "no return hooking on this architecture";
 
-static struct prof_table *table_alloc(void)
+static struct prof_table *table_alloc(unsigned int cpu)
 {
-    return vzalloc(sizeof(struct prof_table));
+    struct prof_table *t = vzalloc(sizeof(struct prof_table));
+
+    if ( t )
+    {
+        t->countdown = 1;
+        t->random = 0x9e3779b9U ^ cpu;
+    }
+
+    return t;
 }
 
 static void slot_begin(struct prof_slot *s)
@@ -120,6 +146,7 @@ static always_inline unsigned int slot_find(struct prof_table *t,
     unsigned int i, n;
 
     BUILD_BUG_ON(PROF_SLOTS != 1u << (32 - 20));
+    BUILD_BUG_ON(sizeof(struct prof_slot) != 64);
     for ( n = 0, i = slot_hash(ip, domid); n < PROF_PROBES;
           n++, i = (i + 1) & (PROF_SLOTS - 1) )
     {
@@ -156,29 +183,54 @@ static void noinline table_wipe(struct prof_table *t, uint32_t gen)
 }
 
 /*
- * Count one call of ip on cpu that began in generation gen (P4): a hit,
- * and if it returned, its time (raw clock ticks, delta).  IRQs off, not in
- * NMI/MCE context (P1).
+ * The slot of (ip, the current domain) in table t of generation gen, the
+ * current one (P3: t wiped first if of an older one), taken if need be;
+ * NULL if there is no room (counted, P6).  IRQs off, not in NMI/MCE
+ * context (P1).  fast: from the fast entry (ARCH_DYNTRACE_FAST_ENTRY), which
+ * makes no C call but through a thunk.
+ */
+static always_inline struct prof_slot *table_slot(struct prof_table *t,
+                                                  unsigned long ip,
+                                                  uint32_t gen, bool fast)
+{
+    unsigned int i;
+
+    if ( unlikely(t->gen != gen) )
+    {
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
+        if ( fast )
+            arch_dyntrace_fast_prof_wipe(t, gen);
+        else
+#endif
+            table_wipe(t, gen);
+    }
+    i = slot_find(t, ip, current->domain->domain_id);
+    if ( unlikely(i == PROF_SLOTS) )
+    {
+        t->missed++;
+        return NULL;
+    }
+
+    return &t->s[i];
+}
+
+/*
+ * A hooked call of ip on cpu that began in generation gen ends (P4): its
+ * hit, and if it returned, its time (raw clock ticks, delta).  IRQs off,
+ * not in NMI/MCE context (P1).
  */
 static always_inline void count(unsigned int cpu, unsigned long ip,
                                 uint32_t gen, bool timed, uint64_t delta)
 {
     struct prof_table *t = tables[cpu];
     struct prof_slot *s;
-    unsigned int i;
     uint64_t ns;
 
     if ( !t || gen != ACCESS_ONCE(prof_gen) )
         return;
-    if ( unlikely(t->gen != gen) )
-        table_wipe(t, gen);
-    i = slot_find(t, ip, current->domain->domain_id);
-    if ( unlikely(i == PROF_SLOTS) )
-    {
-        t->missed++;
+    s = table_slot(t, ip, gen, false);
+    if ( unlikely(!s) )
         return;
-    }
-    s = &t->s[i];
     ns = timed ? dt_stamp_delta_ns(delta) : 0;
     slot_begin(s);
     s->hits++;
@@ -191,51 +243,86 @@ static always_inline void count(unsigned int cpu, unsigned long ip,
     slot_end(s);
 }
 
-/* An untimed hit, counted at once. */
-static void noinline count_hit(unsigned int cpu, unsigned long ip)
+/*
+ * P8: is the call about to be counted in slot s of table t to be timed?
+ * The countdown is drawn odd in [1, 2 * PROF_PERIOD - 1]: PROF_PERIOD on
+ * average.
+ */
+static always_inline bool time_this_call(struct prof_table *t,
+                                         const struct prof_slot *s)
 {
-    count(cpu, ip, ACCESS_ONCE(prof_gen), false, 0);
+    uint32_t x;
+
+    if ( s->timed < PROF_EXACT )
+        return true;
+    if ( likely(--t->countdown) )
+        return false;
+    x = t->random;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    t->random = x;
+    t->countdown = (x & (2 * PROF_PERIOD - 1)) | 1;
+
+    return true;
 }
 
 /*
- * A call (IRQs off).  Where returns are timed, it is counted when it ends
- * (P4): its return is hooked, sharing the entry function_graph pushed if
- * any (R6 of return.c, claim).  Otherwise, or if it cannot be hooked, its
- * hit is counted now.
+ * A call of ip (IRQs off).  Where returns are timed, it is counted when it
+ * ends (P4), its return hooked: sharing the entry function_graph pushed if
+ * any (R6 of return.c, claim), else if it is to be timed (P8).  Otherwise,
+ * or if it cannot be hooked, its hit is counted now.  fast: from the fast
+ * entry, which makes no C call but through thunks.
  */
 static always_inline void profile_enter(unsigned long ip, unsigned long *ret,
-                                        bool claim)
+                                        bool claim, bool fast)
 {
     unsigned int cpu = smp_processor_id(), depth;
     struct dt_ret_stack *st;
+    struct prof_table *t;
+    struct prof_slot *s;
     struct dt_ret_entry *e;
     uint32_t gen;
+    bool sampled = false;
 
     /* P1; and a CPU not up has no current domain (P7). */
     if ( arch_dyntrace_cpu_in_nmi(cpu) || unlikely(!dt_ring_cpu_ready(cpu)) )
         return;
-    if ( timing && ret && (st = dt_ret_stack(cpu)) != NULL )
+    gen = ACCESS_ONCE(prof_gen);
+    if ( claim && timing && ret && (st = dt_ret_stack(cpu)) != NULL &&
+         dt_ret_claim(ret, ip, DT_RET_PROFILE, gen) )
+        return;
+    t = tables[cpu];
+    if ( unlikely(!t) )
+        return;
+    s = table_slot(t, ip, gen, fast);
+    if ( unlikely(!s) )
+        return;
+    if ( timing && ret )
     {
-        gen = ACCESS_ONCE(prof_gen);
-        if ( claim && dt_ret_claim(ret, ip, DT_RET_PROFILE, gen) )
-            return;
-        e = dt_ret_push_entry(st, ret, ip, NULL, DT_RET_PROFILE, false, false,
-                              &depth);
-        if ( e )
+        if ( !time_this_call(t, s) )
+            sampled = true;
+        else if ( (st = dt_ret_stack(cpu)) != NULL &&
+                  (e = dt_ret_push_entry(st, ret, ip, NULL, DT_RET_PROFILE,
+                                         false, fast, &depth)) != NULL )
         {
             e->calltime = arch_dyntrace_stamp();
             e->cookie = gen;
             return;
         }
     }
-    count_hit(cpu, ip);
+    slot_begin(s);
+    s->hits++;
+    if ( sampled )
+        s->sampled++;
+    slot_end(s);
 }
 
 /* The callback, after the tracer's (tracer.c), IRQs off. */
 static void cf_check profile_call(unsigned long ip, unsigned long parent_ip,
                                   unsigned long *ret, bool irqs_off)
 {
-    profile_enter(ip, ret, true);
+    profile_enter(ip, ret, true, false);
 }
 
 /*
@@ -268,17 +355,63 @@ static void cf_check profile_return(const struct dt_ret_entry *e,
 
 #ifdef ARCH_DYNTRACE_FAST_ENTRY
 /*
- * The trampoline's call while the profiler alone runs (the tracer has no
- * callback: DYNTRACE_FAST_PROFILE), called as the dispatcher is.
+ * The fast entry's every case but the usual one, in a frame of its own that
+ * also keeps every register: frame is the fast entry's call (frame[0] its
+ * return into the traced function's body, frame[1] where the function's
+ * return address waits).
  */
-void dyntrace_fast_profile_entry(unsigned long ip, unsigned long parent_ip,
-                                 unsigned long *ret)
+static void noinline ARCH_DYNTRACE_FAST_ENTRY
+profile_fast_call(unsigned long *frame)
 {
-    unsigned long flags;
+    profile_enter(frame[0] - DYNTRACE_RET_TO_SITE, &frame[1], false, true);
+}
+
+/*
+ * The trampoline's call while the profiler alone runs (the tracer has no
+ * callback: DYNTRACE_FAST_PROFILE), saving only the registers it uses.  The
+ * usual call, on a CPU up for tracing, outside NMI/MCE context, of a pair
+ * already in the slot its hash gives, timed PROF_EXACT times and not due to
+ * be timed again (P8): counted here, as profile_enter() would.  Anything
+ * else: profile_fast_call().
+ */
+void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_profile_entry(void)
+{
+    unsigned long *frame = (unsigned long *)arch_dyntrace_fast_frame();
+    unsigned int cpu = smp_processor_id();
+    struct prof_table *t = tables[cpu];
+    struct prof_slot *s;
+    unsigned long flags, ip;
+    domid_t domid;
 
     local_irq_save(flags);
-    profile_enter(ip, ret, false);
+    if ( likely(t) && likely(timing) &&
+         likely(t->gen == ACCESS_ONCE(prof_gen)) && likely(t->countdown > 1) &&
+         likely(!arch_dyntrace_cpu_in_nmi(cpu)) &&
+         likely(dt_ring_cpu_ready(cpu)) )
+    {
+        ip = frame[0] - DYNTRACE_RET_TO_SITE;
+        domid = current->domain->domain_id;
+        s = &t->s[slot_hash(ip, domid)];
+        if ( likely(s->ip == ip) && likely(s->domid == domid) &&
+             likely(s->timed >= PROF_EXACT) )
+        {
+            t->countdown--;
+            slot_begin(s);
+            s->hits++;
+            s->sampled++;
+            slot_end(s);
+            arch_dyntrace_irq_restore(flags);
+            return;
+        }
+    }
+    profile_fast_call(frame);
     arch_dyntrace_irq_restore(flags);
+}
+
+/* table_wipe() for the fast entry, through its thunk. */
+void dyntrace_fast_profile_wipe(void *t, uint32_t gen)
+{
+    table_wipe(t, gen);
 }
 
 static always_inline void profile_returned(struct dt_ret_stack *st,
@@ -309,7 +442,7 @@ static int cf_check profile_prepare(void)
     {
         if ( tables[cpu] )
             continue;
-        tables[cpu] = table_alloc();
+        tables[cpu] = table_alloc(cpu);
         if ( !tables[cpu] )
         {
             rc = -ENOMEM;
@@ -342,7 +475,7 @@ static int cf_check cpu_callback(struct notifier_block *nfb,
     /* P5: a CPU without a table counts nothing; it still comes up. */
     if ( action == CPU_UP_PREPARE && ACCESS_ONCE(prepared) && !tables[cpu] )
     {
-        struct prof_table *t = table_alloc();
+        struct prof_table *t = table_alloc(cpu);
 
         if ( t )
         {
@@ -368,7 +501,7 @@ static struct notifier_block cpu_nfb = {
 struct prof_row {
     unsigned long ip;
     domid_t domid;
-    uint64_t hits, timed, time, time_sq;
+    uint64_t hits, timed, sampled, time, time_sq;
 };
 
 /* P2: a consistent copy of one slot. */
@@ -383,6 +516,7 @@ static void copy_slot(struct prof_row *r, const struct prof_slot *s)
         r->domid = s->domid;
         r->hits = s->hits;
         r->timed = s->timed;
+        r->sampled = s->sampled;
         r->time = s->time;
         r->time_sq = s->time_sq;
         smp_rmb();
@@ -432,11 +566,24 @@ static int cf_check cmp_key(const void *a, const void *b)
     return 0;
 }
 
+/*
+ * Time, ns: that of the calls timed, and for those left untimed by the
+ * sampling (P8), their average.
+ */
+static uint64_t row_time(const struct prof_row *r)
+{
+    if ( !r->timed )
+        return r->time;
+
+    return r->time + r->time / r->timed * r->sampled;
+}
+
 /* Most time first (most hits, without timing), then by address. */
 static int cf_check cmp_cost(const void *a, const void *b)
 {
     const struct prof_row *x = a, *y = b;
-    uint64_t u = timing ? x->time : x->hits, v = timing ? y->time : y->hits;
+    uint64_t u = timing ? row_time(x) : x->hits;
+    uint64_t v = timing ? row_time(y) : y->hits;
 
     if ( u != v )
         return u > v ? -1 : 1;
@@ -511,6 +658,7 @@ static unsigned int merge_rows(struct prof_row *rows, unsigned int n,
         {
             rows[m - 1].hits += rows[i].hits;
             rows[m - 1].timed += rows[i].timed;
+            rows[m - 1].sampled += rows[i].sampled;
             rows[m - 1].time += rows[i].time;
             rows[m - 1].time_sq += rows[i].time_sq;
         }
@@ -535,8 +683,10 @@ static void print_us(struct dyntrace_text *t, unsigned long max,
 
 /*
  * One row: ftrace's Function, Hit, Time, Avg and s^2 (the variance of the
- * time, in us^2), with the domain first in trace_stat/domains.  Time, Avg
- * and s^2 are "-" where returns are not timed.
+ * time, in us^2), with the domain first in trace_stat/domains.  Avg and
+ * s^2 are those of the calls timed, Time their total plus Avg for each call
+ * the sampling left untimed (P8).  Time, Avg and s^2 are "-" where returns
+ * are not timed.
  */
 static void print_row(struct dyntrace_text *t, unsigned long max,
                       struct sym_caches *c, const struct prof_row *r,
@@ -559,7 +709,7 @@ static void print_row(struct dyntrace_text *t, unsigned long max,
         dyntrace_text_printf(t, max, "  %16s  %14s  %14s\n", "-", "-", "-");
         return;
     }
-    print_us(t, max, r->time, 16);
+    print_us(t, max, row_time(r), 16);
     if ( r->timed )
     {
         uint64_t avg = r->time / r->timed, var = 0;
@@ -593,6 +743,7 @@ static int print_rows(struct dyntrace_text *t, const struct prof_row *rows,
 {
     struct sym_caches *c = xzalloc(struct sym_caches);
     unsigned long max = PROF_HEADER_MAX;
+    uint64_t hits = 0, timed = 0;
     unsigned int i;
     int rc;
 
@@ -603,6 +754,8 @@ static int print_rows(struct dyntrace_text *t, const struct prof_row *rows,
         struct dyntrace_text line;
         char buf[LINE_MAX];
 
+        hits += rows[i].hits;
+        timed += rows[i].timed;
         line.buf = buf;
         buf[0] = '\0';
         line.len = 1;
@@ -613,10 +766,16 @@ static int print_rows(struct dyntrace_text *t, const struct prof_row *rows,
     if ( !rc )
     {
         dyntrace_text_printf(t, max,
-            "# profiler: %s, %s, hits missed (table full): %"PRIu64
-            "%s%s\n",
-            dt_profiler_is_active() ? "on" : "off", cpus, missed,
-            timing ? "" : ", returns not timed: ", timing ? "" : untimed_why);
+            "# profiler: %s, %s, hits missed (table full): %"PRIu64 ", ",
+            dt_profiler_is_active() ? "on" : "off", cpus, missed);
+        if ( timing )
+            dyntrace_text_printf(t, max,
+                "timed: %"PRIu64" of %"PRIu64" calls (the first %u of each"
+                " on a CPU, then 1 in %u)\n",
+                timed, hits, PROF_EXACT, PROF_PERIOD);
+        else
+            dyntrace_text_printf(t, max, "returns not timed: %s\n",
+                                 untimed_why);
         dyntrace_text_printf(t, max, "%s  %-30s  %10s  %16s  %14s  %14s\n"
                              "%s  %-30s  %10s  %16s  %14s  %14s\n",
                              domain ? "  Domain  " : "",

@@ -105,11 +105,11 @@ void dyntrace_dispatch_scoped(unsigned long ip, unsigned long parent_ip,
  * entry runs alone (no profiler): dt_fast_active says which
  * (asm/dyntrace.h).  DYNTRACE_FAST_FUNCTION: dyntrace_fast_entry(), the
  * function tracer's; DYNTRACE_FAST_GRAPH: dyntrace_fast_graph_entry(),
- * function_graph's, while set_graph_function is empty.  Each keeps every
- * register itself and finds the call's addresses in its caller's frame
- * (arch_dyntrace_fast_frame()).  DYNTRACE_FAST_PROFILE: the profiler alone
- * (the tracer has no callback), dyntrace_fast_profile_entry(), called as
- * the dispatcher is.  The return trampoline likewise calls
+ * function_graph's, while set_graph_function is empty;
+ * DYNTRACE_FAST_PROFILE: dyntrace_fast_profile_entry(), the profiler's,
+ * alone (the tracer has no callback).  Each keeps every register itself
+ * and finds the call's addresses in its caller's frame
+ * (arch_dyntrace_fast_frame()).  The return trampoline likewise calls
  * dyntrace_fast_graph_return() or dyntrace_fast_profile_return() instead
  * of dyntrace_return().
  */
@@ -117,8 +117,9 @@ extern uint8_t dt_fast_active;
 void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_entry(void);
 void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_graph_entry(void);
 unsigned long dyntrace_fast_graph_return(unsigned long frame);
-void dyntrace_fast_profile_entry(unsigned long ip, unsigned long parent_ip,
-                                 unsigned long *ret);
+void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_profile_entry(void);
+/* The profiler's table wipe, which its fast entry calls through a thunk. */
+void dyntrace_fast_profile_wipe(void *table, uint32_t gen);
 unsigned long dyntrace_fast_profile_return(unsigned long frame);
 #endif
 

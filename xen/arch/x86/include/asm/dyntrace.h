@@ -94,9 +94,10 @@
     __attribute__((__no_caller_saved_registers__))
 
 /*
- * While the function tracer or function_graph alone runs, the trampoline
- * calls its fast entry (dyntrace_fast_entry(), common/dyntrace/function.c;
- * dyntrace_fast_graph_entry(), graph.c) and saves no register: it keeps
+ * While the function tracer, function_graph or the profiler alone runs,
+ * the trampoline calls its fast entry (dyntrace_fast_entry(),
+ * common/dyntrace/function.c; dyntrace_fast_graph_entry(), graph.c;
+ * dyntrace_fast_profile_entry(), profile.c) and saves no register: it keeps
  * every register itself, so that a record costs the saves of the
  * registers it uses, no more.  It makes no call but through thunks
  * (arch/x86/dyntrace-entry.S) that keep every register too.  Its frame
@@ -130,6 +131,17 @@ static always_inline unsigned int arch_dyntrace_fast_drop_gone(
                    : "=a" (d) : "D" (st), "S" (ret) : "memory" );
 
     return d;
+}
+
+/*
+ * dyntrace_fast_profile_wipe(table, gen) (common/dyntrace/profile.c), from
+ * the profiler's fast entry; its thunk is in arch/x86/dyntrace-entry.S.
+ */
+static always_inline void arch_dyntrace_fast_prof_wipe(void *table,
+                                                       uint32_t gen)
+{
+    asm volatile ( "call dyntrace_prof_wipe_thunk"
+                   :: "D" (table), "S" (gen) : "memory" );
 }
 
 /* Were IRQs off, by the flags local_irq_save() returned? */
