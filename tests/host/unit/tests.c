@@ -18,6 +18,7 @@
 #include <xen/sched.h>
 #include <xen/time.h>
 
+#include "output.h"
 #include "ring.h"
 
 #include "unit.h"
@@ -772,6 +773,51 @@ void t_anchors(void)
        "after the calibration moved; a record a period later takes a new "
        "anchor (anchors %u)", r->nr_anchors);
     free(s);
+    stub_calibration_ns = 0;
+}
+
+/*
+ * ---- B14 and G3: a stamp with no near anchor before it converts back from
+ * the near one after it ----
+ *
+ * function_graph writes a call's entry record late, when a call inside it
+ * writes (G1), with the call's time; the anchor taken then is later.  Its
+ * entry record and its return's copy of that time (read in another copy,
+ * where that anchor may be the first) must convert alike, and not by the
+ * reading CPU's calibration, 300 us off here.
+ */
+void t_anchor_after(void)
+{
+    const s_time_t t = SECONDS(7), t2 = t + MILLISECS(20);
+    struct dt_anchor anchors[2] = {
+        { .stamp = 2 * (uint64_t)t, .ns = t },
+        { .stamp = 2 * (uint64_t)t2, .ns = t2 },
+    };
+    struct dt_ring_copy c = { .nr_anchors = 2, .anchors = anchors };
+    struct dt_ring_copy later = { .nr_anchors = 1, .anchors = &anchors[1] };
+    struct dyntrace_record ret = {
+        .ts = anchors[1].stamp + 2 * MICROSECS(1),
+        .parent_ip = anchors[1].stamp - 2 * MICROSECS(5),
+        .flags = DT_FLAG_RAW_TS | DT_FLAG_GRAPH_RET,
+    };
+    bool anchored = false, far = true;
+    s_time_t entry, lone;
+
+    boot(NCPUS, NF);
+    stub_calibration_ns = MICROSECS(300);
+    entry = dt_copy_stamp_to_ns(&c, ret.parent_ip, &anchored);
+    /* Nothing near either side: the calibration, unanchored. */
+    lone = dt_copy_stamp_to_ns(&c, anchors[1].stamp - 2 * MILLISECS(10), &far);
+    dt_record_to_ns(&later, &ret);
+    ok(anchored && entry == t2 - MICROSECS(5) &&
+       ret.parent_ip == (uint64_t)entry &&
+       ret.ts == (uint64_t)(t2 + MICROSECS(1)) &&
+       !far && lone == t2 - MILLISECS(10) + MICROSECS(300),
+       "B14/G3: a stamp 5 us before the next anchor, the previous 20 ms "
+       "away, converts back from the next (%lld ns before it), as its "
+       "return's copy of it does in a copy holding that anchor alone (%lld); "
+       "with no anchor near, the calibration",
+       (long long)(t2 - entry), (long long)(t2 - ret.parent_ip));
     stub_calibration_ns = 0;
 }
 

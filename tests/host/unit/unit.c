@@ -403,6 +403,7 @@ static const struct test tests[] = {
     { "functional", "boot-errors", t_boot_errors },
     { "functional", "counters", t_counters },
     { "functional", "anchors", t_anchors },
+    { "functional", "anchor-after", t_anchor_after },
     { "functional", "permission", t_permission },
     { "functional", "overlap", t_overlap },
     { "functional", "rollback", t_rollback },

@@ -94,6 +94,7 @@ void t_rendezvous_retry(void);
 void t_boot_errors(void);
 void t_counters(void);
 void t_anchors(void);
+void t_anchor_after(void);
 void t_permission(void);
 void t_overlap(void);
 void t_rollback(void);

@@ -347,7 +347,12 @@ uint64_t noinline dt_stamp_delta_ns_wide(uint64_t delta)
  * The newest anchor at or before stamp, if it is near (it always is for a
  * record taken outside NMI/MCE): from there, along the line to the next
  * anchor if that is near too (NOW() at both ends), else at the nominal rate.
- * Otherwise the reading CPU's calibration, as NOW() would extrapolate it.
+ * Else the first anchor after stamp, if it is near, back at the nominal
+ * rate: a function_graph entry record written late (G3) carries its call's
+ * time, older than the anchor taken when it was written, and its entry and
+ * its return's copy of that time must convert alike, whichever copy each
+ * is read in.  Otherwise the reading CPU's calibration, as NOW() would
+ * extrapolate it.
  */
 s_time_t dt_copy_stamp_to_ns(const struct dt_ring_copy *c, uint64_t stamp,
                              bool *anchored)
@@ -367,15 +372,23 @@ s_time_t dt_copy_stamp_to_ns(const struct dt_ring_copy *c, uint64_t stamp,
             hi = mid;
     }
     a = lo ? &c->anchors[lo - 1] : NULL;
+    b = lo < c->nr_anchors ? &c->anchors[lo] : NULL;
     d = a ? stamp - a->stamp : 0;
-    if ( anchored )
-        *anchored = a && d < 2 * DT_ANCHOR_PERIOD;
     if ( !a || d >= 2 * DT_ANCHOR_PERIOD )
+    {
+        bool after = b && b->stamp - stamp < 2 * DT_ANCHOR_PERIOD;
+
+        if ( anchored )
+            *anchored = after;
+        if ( after )
+            return b->ns - dt_stamp_delta_ns(b->stamp - stamp);
         return arch_dyntrace_stamp_to_ns(stamp);
+    }
+    if ( anchored )
+        *anchored = true;
     if ( !d )
         return a->ns;
 
-    b = lo < c->nr_anchors ? &c->anchors[lo] : NULL;
     /* Both spans under 2^32: the product fits in 64 bits. */
     if ( b && b->stamp - a->stamp <= 4 * DT_ANCHOR_PERIOD && b->ns > a->ns &&
          (uint64_t)(b->ns - a->ns) < (1ULL << 32) )
