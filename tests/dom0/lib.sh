@@ -323,3 +323,26 @@ graph_nesting() {
           else other++ }
         END { printf "opens=%d closes=%d matched=%d leaves=%d early_closes=%d unopened=%d misattributed=%d negative=%d other=%d\n", opens, closes, matched, leaves, early + 0, orphan + 0, mis + 0, neg + 0, other + 0 }'
 }
+
+# no_tracedat CAPTURE: this dom0's xen-dyntrace has no libtracecmd: export -f trace.dat must fail
+# with that reason and leave no file (the host exports it: send_to_host).
+no_tracedat() {
+    xen-dyntrace export -f trace.dat -o /tmp/no.trace.dat "$1" 2>/tmp/err.out &&
+        fail "trace.dat export without libtracecmd succeeded"
+    grep -q 'no libtracecmd' /tmp/err.out || { cat /tmp/err.out; fail "no libtracecmd message"; }
+    [ ! -e /tmp/no.trace.dat ] || fail "a failed export left a file"
+}
+
+# send_to_host MARK FILE [WORD...]: FILE through the serial log to make check's host half
+# (tests/viewers/check-exports.sh): "MARK-BEGIN name size sha256 lines [WORD...]", the lines of its
+# gzip in base64 each after "MARK:", then "MARK-END".
+send_to_host() {
+    local mark=$1 file=$2 sum size
+    shift 2
+    sum=$(sha256sum <"$file" | cut -d' ' -f1)
+    size=$(wc -c <"$file")
+    gzip -c "$file" | base64 >/tmp/send.b64
+    echo "$mark-BEGIN ${file##*/} $size $sum $(wc -l </tmp/send.b64)${*:+ $*}"
+    sed "s/^/$mark:/" /tmp/send.b64
+    echo "$mark-END"
+}

@@ -111,3 +111,53 @@ else
     cat "$out/speedscope.out" >&2
     failed "speedscope: in headless Chromium: $(grep '^not ok' "$out/speedscope.out" | head -n1)"
 fi
+
+# The function_graph capture of record/04 (XDTGRAPH lines): trace.dat read back by trace-cmd, its
+# raw events (-R) against the capture's records as xen-dyntrace report prints them.
+read -r _ gfile gsize gsum glines gn < <(tr -d '\r' <"$log" | grep -oE 'XDTGRAPH-BEGIN .*' | head -n1) || true
+gcap=$out/${gfile:-graph.dat}
+tr -d '\r' <"$log" | sed -n 's/^# XDTGRAPH://p' >"$out/graph.b64"
+base64 -d <"$out/graph.b64" 2>/dev/null | gunzip >"$gcap" 2>/dev/null || true
+if [ -z "${gsum:-}" ] || [ "$(sha256sum <"$gcap" | cut -d' ' -f1)" != "$gsum" ] || [ "$(wc -c <"$gcap")" != "$gsize" ]; then
+    failed "graph-transfer: the dom0's function_graph capture arrived intact ($(wc -l <"$out/graph.b64") of ${glines:-?} lines)"
+    exit 0
+fi
+pass "graph-transfer: the dom0's function_graph capture arrived intact ($gsize bytes, sha256)"
+"$tool" report --symbols "$out/xen.map" "$gcap" >"$out/graph-report.txt"
+# Ours: "f() {" an entry, "f();" a leaf (entry and return), "}" a return.
+opens=$(grep -c '|  *[^ ].*() {$' "$out/graph-report.txt" || true)
+leaves=$(grep -c '|  *[^ ].*();$' "$out/graph-report.txt" || true)
+closes=$(grep -c '|  *} ' "$out/graph-report.txt" || true)
+if "$tool" export -f trace.dat --symbols "$out/xen.map" -o "$out/graph.trace.dat" "$gcap" 2>"$out/gexport.err" &&
+    trace-cmd report -t -R -i "$out/graph.trace.dat" >"$out/graph-raw.txt" 2>"$out/graph-tc.err" &&
+    trace-cmd report -t -i "$out/graph.trace.dat" >"$out/graph-tc.txt" 2>>"$out/graph-tc.err"; then
+    res=$(python3 - "$out/graph-raw.txt" <<'PY'
+import re, sys
+ent = ex = xev = bad = off = 0
+for line in open(sys.argv[1]):
+    m = re.search(r"\] +(\d+)\.(\d{9}): (funcgraph_entry|funcgraph_exit): +(.*)$", line)
+    if not m:
+        continue
+    f = dict(kv.split("=", 1) for kv in m.group(4).split())
+    if m.group(3) == "funcgraph_entry":
+        ent += 1
+        xev += f["func"] == "xen_extra_version" and f["depth"] == "1"
+    else:
+        ex += 1
+        ret, call = int(f["rettime"], 16), int(f["calltime"], 16)
+        bad += ret < call
+        off += ret != int(m.group(1)) * 10**9 + int(m.group(2))
+print(ent, ex, xev, bad, off)
+PY
+)
+    read -r ent ex xev bad off <<<"$res"
+    if [ "$ent" = $((opens + leaves)) ] && [ "$ex" = $((leaves + closes)) ] && [ "$xev" -ge "${gn:-1}" ] &&
+        [ "$bad" = 0 ] && [ "$off" = 0 ] && grep -q 'funcgraph_entry: .*|  do_xen_version() {$' "$out/graph-tc.txt"; then
+        pass "graph-trace.dat: trace-cmd lists $ent funcgraph_entry (report: $opens entries + $leaves leaves) and $ex funcgraph_exit ($leaves leaves + $closes returns), $xev xen_extra_version at depth 1 for ${gn:-?} reads, every rettime its event's time and after its calltime"
+    else
+        failed "graph-trace.dat: trace-cmd: $ent entries, $ex exits, $xev xen_extra_version at depth 1, $bad exits before their call, $off rettimes off their time; report: $opens entries, $leaves leaves, $closes returns (see $out)"
+    fi
+else
+    cat "$out/gexport.err" "$out/graph-tc.err" 2>/dev/null | head -n 5 >&2
+    failed "graph-trace.dat: export or trace-cmd report failed"
+fi

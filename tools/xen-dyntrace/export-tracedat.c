@@ -5,9 +5,11 @@
  *
  * libtracecmd writes a trace.dat from a tracing directory (header_page,
  * header_event, the event formats, saved_cmdlines) and per-CPU files of
- * ring-buffer pages.  We make both: a directory describing the one event we
- * emit, ftrace's `function` (ip, parent_ip), with each pCPU a CPU and each
- * domain/vCPU a task ("d1v0", pid 4096 * domain + vCPU + 1; the idle vCPUs
+ * ring-buffer pages.  We make both: a directory describing the events we
+ * emit, ftrace's `function` (ip, parent_ip) or, for a function_graph
+ * capture, `funcgraph_entry` and `funcgraph_exit` (which trace-cmd prints in
+ * the function_graph layout, a leaf's entry and exit on one line), with
+ * each pCPU a CPU and each domain/vCPU a task ("d1v0", pid 4096 * domain + vCPU + 1; the idle vCPUs
  * are pid 0, "<idle>"), and the records encoded as the kernel's ring buffer
  * lays them out (a 16-byte page header; 4-byte event headers with a 27-bit
  * time delta; time-extend events for longer gaps; a loss marks the next page
@@ -64,7 +66,13 @@ void tracecmd_set_out_clock(struct tracecmd_output *handle, const char *clock);
 void tracecmd_output_close(struct tracecmd_output *handle);
 
 #define FUNCTION_EVENT_ID 1
-#define EVENT_DATA_SIZE   24            /* common fields 8, ip 8, parent_ip 8 */
+#define GRAPH_ENT_ID      2
+#define GRAPH_EXIT_ID     3
+/* Event sizes: the common fields (8), then the event's own. */
+#define FUNCTION_SIZE     24            /* ip 8, parent_ip 8 */
+#define GRAPH_ENT_SIZE    24            /* func 8, depth 4, padding 4 */
+#define GRAPH_EXIT_SIZE   40            /* func, depth, overrun, calltime, rettime */
+#define EVENT_MAX_SIZE    GRAPH_EXIT_SIZE
 #define PAGE_HEADER_SIZE  16            /* u64 timestamp, local_t commit */
 #define TYPE_TIME_EXTEND  30
 #define DELTA_BITS        27
@@ -105,6 +113,40 @@ static const char function_format[] =
     "\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\tsigned:0;\n"
     "\n"
     "print fmt: \" %ps <-- %ps\", (void *)REC->ip, (void *)REC->parent_ip\n";
+
+#define COMMON_FIELDS \
+    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+    "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+
+/* ftrace's function_graph events, with the kernel's field names. */
+static const char graph_entry_format[] =
+    "name: funcgraph_entry\n"
+    "ID: 2\n"
+    "format:\n"
+    COMMON_FIELDS
+    "\n"
+    "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
+    "\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n"
+    "\n"
+    "print fmt: \"--> %ps (%d)\", (void *)REC->func, REC->depth\n";
+
+static const char graph_exit_format[] =
+    "name: funcgraph_exit\n"
+    "ID: 3\n"
+    "format:\n"
+    COMMON_FIELDS
+    "\n"
+    "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
+    "\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n"
+    "\tfield:unsigned int overrun;\toffset:20;\tsize:4;\tsigned:0;\n"
+    "\tfield:unsigned long long calltime;\toffset:24;\tsize:8;\tsigned:0;\n"
+    "\tfield:unsigned long long rettime;\toffset:32;\tsize:8;\tsigned:0;\n"
+    "\n"
+    "print fmt: \"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", "
+    "(void *)REC->func, REC->depth, REC->calltime, REC->rettime, "
+    "REC->overrun\n";
 
 /* Tasks: pid 4096 * domain + vCPU + 1 (domains below 32768, vCPUs 4096). */
 #define PID_LIMIT (32768 * 4096)
@@ -162,11 +204,26 @@ static int page_flush(struct pager *p)
     return 0;
 }
 
-static int page_event(struct pager *p, const struct xdt_record *r)
+/* ftrace's common_flags of a record. */
+static uint8_t common_flags(const struct xdt_record *r)
 {
-    const unsigned int need = 8 + 4 + EVENT_DATA_SIZE;  /* extend + event */
+    return ((r->flags & XDT_FLAG_IRQS_OFF) ? TRACE_FLAG_IRQS_OFF : 0) |
+           ((r->flags & XDT_FLAG_IN_IRQ) ? TRACE_FLAG_HARDIRQ : 0) |
+           ((r->flags & XDT_FLAG_IN_NMI) ? TRACE_FLAG_NMI : 0);
+}
+
+/*
+ * One event of r's context at time ts: type, and size bytes of which the
+ * first 8 (the common fields) are filled here, the rest from data.
+ */
+static int page_event(struct pager *p, const struct xdt_record *r,
+                      uint64_t ts, uint16_t type, const uint8_t *data,
+                      unsigned int size)
+{
+    const unsigned int need = 8 + 4 + EVENT_MAX_SIZE;   /* extend + event */
     uint64_t delta;
     uint32_t hdr;
+    int32_t pid = pid_of(r);
     uint8_t *d;
 
     /* Room for the largest event and a stored loss count. */
@@ -176,15 +233,15 @@ static int page_event(struct pager *p, const struct xdt_record *r)
     if ( !p->started )
     {
         memset(p->page, 0, p->size);
-        memcpy(p->page, &r->ts, 8);
+        memcpy(p->page, &ts, 8);
         p->used = 0;
-        p->last_ts = r->ts;
+        p->last_ts = ts;
         p->started = true;
     }
     d = p->page + PAGE_HEADER_SIZE + p->used;
     /* Per-CPU order is the ring's; a stamp earlier than its predecessor
      * (an NMI's) is shown at the predecessor's time. */
-    delta = r->ts > p->last_ts ? r->ts - p->last_ts : 0;
+    delta = ts > p->last_ts ? ts - p->last_ts : 0;
     if ( delta >> DELTA_BITS )
     {
         uint32_t hi = (uint32_t)(delta >> DELTA_BITS);
@@ -197,31 +254,63 @@ static int page_event(struct pager *p, const struct xdt_record *r)
         p->used += 8;
         delta = 0;
     }
-    hdr = (EVENT_DATA_SIZE / 4) | (uint32_t)delta << 5;
+    hdr = (size / 4) | (uint32_t)delta << 5;
     memcpy(d, &hdr, 4);
-    {
-        uint16_t type = FUNCTION_EVENT_ID;
-        uint8_t flags = ((r->flags & XDT_FLAG_IRQS_OFF) ? TRACE_FLAG_IRQS_OFF : 0) |
-                        ((r->flags & XDT_FLAG_IN_IRQ) ? TRACE_FLAG_HARDIRQ : 0) |
-                        ((r->flags & XDT_FLAG_IN_NMI) ? TRACE_FLAG_NMI : 0);
-        int32_t pid = pid_of(r);
-
-        memcpy(d + 4, &type, 2);
-        d[6] = flags;
-        d[7] = 0;
-        memcpy(d + 8, &pid, 4);
-        memcpy(d + 12, &r->ip, 8);
-        memcpy(d + 20, &r->parent_ip, 8);
-    }
-    p->used += 4 + EVENT_DATA_SIZE;
-    p->last_ts = r->ts;
+    memcpy(d + 4, &type, 2);
+    d[6] = common_flags(r);
+    d[7] = 0;
+    memcpy(d + 8, &pid, 4);
+    memcpy(d + 12, data + 8, size - 8);
+    p->used += 4 + size;
+    if ( ts > p->last_ts )
+        p->last_ts = ts;
 
     return 0;
+}
+
+/* A function tracer's record: a function event. */
+static int page_function(struct pager *p, const struct xdt_record *r)
+{
+    uint8_t data[FUNCTION_SIZE] = { 0 };
+
+    memcpy(data + 8, &r->ip, 8);
+    memcpy(data + 16, &r->parent_ip, 8);
+
+    return page_event(p, r, r->ts, FUNCTION_EVENT_ID, data, FUNCTION_SIZE);
+}
+
+/*
+ * A function_graph record (user guide, "Raw format"): an entry is a
+ * funcgraph_entry; a return (or a call longer than tracing_thresh, whose
+ * entry was not recorded) a funcgraph_exit; a leaf both, the entry at the
+ * call's time, so that trace-cmd prints it on one line.  ftrace's depth
+ * counts from 0, ours from 1.
+ */
+static int page_graph(struct pager *p, const struct xdt_record *r)
+{
+    int32_t depth = r->pad ? r->pad - 1 : 0;     /* the last byte */
+    uint8_t ent[GRAPH_ENT_SIZE] = { 0 }, ex[GRAPH_EXIT_SIZE] = { 0 };
+    uint64_t calltime = r->parent_ip;
+
+    memcpy(ent + 8, &r->ip, 8);
+    memcpy(ent + 16, &depth, 4);
+    if ( !(r->flags & XDT_FLAG_GRAPH_RET) )
+        return page_event(p, r, r->ts, GRAPH_ENT_ID, ent, GRAPH_ENT_SIZE);
+    if ( (r->flags & XDT_FLAG_GRAPH_ENT) &&
+         page_event(p, r, calltime, GRAPH_ENT_ID, ent, GRAPH_ENT_SIZE) )
+        return -1;
+    memcpy(ex + 8, &r->ip, 8);
+    memcpy(ex + 16, &depth, 4);
+    memcpy(ex + 24, &calltime, 8);
+    memcpy(ex + 32, &r->ts, 8);
+
+    return page_event(p, r, r->ts, GRAPH_EXIT_ID, ex, GRAPH_EXIT_SIZE);
 }
 
 struct page_ctx {
     struct pager *pg;
     uint8_t *seen;
+    bool graph;
 };
 
 static int page_one(const struct xdt_event *e, void *arg)
@@ -242,28 +331,44 @@ static int page_one(const struct xdt_event *e, void *arg)
     if ( pid > 0 && pid < PID_LIMIT && e->rec.vcpu < 4096 )
         pc->seen[pid / 8] |= 1u << (pid % 8);
 
-    return page_event(p, &e->rec);
+    return pc->graph ? page_graph(p, &e->rec) : page_function(p, &e->rec);
 }
 
-static int write_dir(const char *dir, unsigned int page_size)
+/* The events written: function, or function_graph's two. */
+static const struct {
+    const char *name, *format;
+    bool graph;
+} events[] = {
+    { "function", function_format, false },
+    { "funcgraph_entry", graph_entry_format, true },
+    { "funcgraph_exit", graph_exit_format, true },
+};
+#define NR_EVENTS (sizeof(events) / sizeof(events[0]))
+
+static int write_dir(const char *dir, unsigned int page_size, bool graph)
 {
-    char *path, buf[600];
+    char buf[600];
+    unsigned int i;
     int bad;
 
-    if ( asprintf(&path, "%s/events/ftrace/function", dir) < 0 )
-        return -1;
     snprintf(buf, sizeof(buf), "%s/events", dir);
     bad = mkdir(buf, 0700);
     snprintf(buf, sizeof(buf), "%s/events/ftrace", dir);
     bad |= mkdir(buf, 0700);
-    bad |= mkdir(path, 0700);
-    free(path);
+    for ( i = 0; i < NR_EVENTS; i++ )
+    {
+        if ( events[i].graph != graph )
+            continue;
+        snprintf(buf, sizeof(buf), "%s/events/ftrace/%s", dir, events[i].name);
+        bad |= mkdir(buf, 0700);
+        snprintf(buf, sizeof(buf), "events/ftrace/%s/format", events[i].name);
+        bad |= put_file(dir, buf, events[i].format);
+    }
     if ( bad )
         return -1;
     snprintf(buf, sizeof(buf), header_page_fmt, page_size - PAGE_HEADER_SIZE);
     if ( put_file(dir, "events/header_page", buf) ||
          put_file(dir, "events/header_event", header_event) ||
-         put_file(dir, "events/ftrace/function/format", function_format) ||
          put_file(dir, "printk_formats", "") )
         return -1;
 
@@ -317,7 +422,6 @@ static int write_kallsyms(const char *path, const struct xdt_capture *c,
 static void remove_tree(const char *dir, unsigned int cpus)
 {
     static const char *const files[] = {
-        "events/ftrace/function/format", "events/ftrace/function",
         "events/ftrace", "events/header_page", "events/header_event",
         "events", "printk_formats", "saved_cmdlines", "kallsyms",
     };
@@ -328,6 +432,14 @@ static void remove_tree(const char *dir, unsigned int cpus)
     {
         snprintf(buf, sizeof(buf), "%s/cpu%u", dir, i);
         unlink(buf);
+    }
+    for ( i = 0; i < NR_EVENTS; i++ )
+    {
+        snprintf(buf, sizeof(buf), "%s/events/ftrace/%s/format", dir,
+                 events[i].name);
+        unlink(buf);
+        snprintf(buf, sizeof(buf), "%s/events/ftrace/%s", dir, events[i].name);
+        rmdir(buf);
     }
     for ( i = 0; i < sizeof(files) / sizeof(files[0]); i++ )
     {
@@ -359,7 +471,8 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
         free(files);
         return XDT_EXIT_FAIL;
     }
-    if ( write_dir(dir, page_size) ||
+    pc.graph = xdt_capture_is_graph(c);
+    if ( write_dir(dir, page_size, pc.graph) ||
          asprintf(&kallsyms, "%s/kallsyms", dir) < 0 ||
          write_kallsyms(kallsyms, c, n) )
     {

@@ -178,18 +178,6 @@ static int run(int argc, char **argv, bool export)
         return XDT_EXIT_USAGE;
 
     rc = xdt_capture_load(&c, in);
-    if ( rc == XDT_EXIT_OK || rc == XDT_EXIT_TRUNCATED )
-    {
-        /* trace.dat's events are function entries: not graph records. */
-        if ( export && !strcmp(format, "trace.dat") &&
-             xdt_capture_is_graph(&c) )
-        {
-            xdt_err("export: %s is a function_graph capture: -f trace.dat "
-                    "writes function events only (use report, or -f json)",
-                    in);
-            rc = XDT_EXIT_USAGE;
-        }
-    }
     if ( rc != XDT_EXIT_OK && rc != XDT_EXIT_TRUNCATED )
     {
         xdt_capture_free(&c);
