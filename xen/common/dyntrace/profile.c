@@ -17,9 +17,10 @@
  *
  * P1  A CPU's table is written only by that CPU, with IRQs off: by the
  *     profiler's callback or fast entry (an untimed hit, the countdown of
- *     P8) and its return hook (a call that ended).  In NMI/MCE context nothing is counted (it could
- *     interrupt an update of the same slot): the callback pushes nothing
- *     there, so no hook runs there for the profiler (profile_end()).
+ *     P8) and its return hook (a call that ended).  In NMI/MCE context
+ *     nothing is counted (it could interrupt an update of the same slot):
+ *     the callback pushes nothing there, so no hook runs there for the
+ *     profiler (profile_end()).
  * P2  Each slot has a sequence count, odd while its CPU writes the slot;
  *     a reader copies a slot again until it sees the same even count
  *     before and after the copy.  Every smp_wmb() of a writer pairs with
@@ -139,6 +140,13 @@ static unsigned int slot_hash(unsigned long ip, domid_t domid)
     return ((uint32_t)(ip ^ (ip >> 17)) * 0x9e3779b1U + domid) >> 20;
 }
 
+/* Is s the slot of (ip, domid)? */
+static always_inline bool slot_is(const struct prof_slot *s, unsigned long ip,
+                                  domid_t domid)
+{
+    return s->ip == ip && s->domid == domid;
+}
+
 /* The slot of (ip, domid) in t, taken if need be; PROF_SLOTS: no room. */
 static always_inline unsigned int slot_find(struct prof_table *t,
                                             unsigned long ip, domid_t domid)
@@ -152,7 +160,7 @@ static always_inline unsigned int slot_find(struct prof_table *t,
     {
         struct prof_slot *s = &t->s[i];
 
-        if ( s->ip == ip && s->domid == domid )
+        if ( slot_is(s, ip, domid) )
             return i;
         if ( !s->ip )
         {
@@ -244,19 +252,33 @@ static always_inline void count(unsigned int cpu, unsigned long ip,
 }
 
 /*
- * P8: is the call about to be counted in slot s of table t to be timed?
- * The countdown is drawn odd in [1, 2 * PROF_PERIOD - 1]: PROF_PERIOD on
- * average.
+ * P8: is the call about to be counted in slot s of table t left untimed by
+ * the sampling (its pair past PROF_EXACT timed calls, the countdown not
+ * running out)?  If so, counts the countdown down.
+ */
+static always_inline bool sampled_out(struct prof_table *t,
+                                      const struct prof_slot *s)
+{
+    if ( s->timed < PROF_EXACT || t->countdown <= 1 )
+        return false;
+    t->countdown--;
+
+    return true;
+}
+
+/*
+ * P8: is that call to be timed?  Where the countdown runs out, it is drawn
+ * again, odd in [1, 2 * PROF_PERIOD - 1]: PROF_PERIOD on average.
  */
 static always_inline bool time_this_call(struct prof_table *t,
                                          const struct prof_slot *s)
 {
     uint32_t x;
 
+    if ( sampled_out(t, s) )
+        return false;
     if ( s->timed < PROF_EXACT )
         return true;
-    if ( likely(--t->countdown) )
-        return false;
     x = t->random;
     x ^= x << 13;
     x ^= x >> 17;
@@ -265,6 +287,16 @@ static always_inline bool time_this_call(struct prof_table *t,
     t->countdown = (x & (2 * PROF_PERIOD - 1)) | 1;
 
     return true;
+}
+
+/* A call counted at its entry (P4), left untimed by the sampling or not. */
+static always_inline void count_entry(struct prof_slot *s, bool sampled)
+{
+    slot_begin(s);
+    s->hits++;
+    if ( sampled )
+        s->sampled++;
+    slot_end(s);
 }
 
 /*
@@ -311,11 +343,7 @@ static always_inline void profile_enter(unsigned long ip, unsigned long *ret,
             return;
         }
     }
-    slot_begin(s);
-    s->hits++;
-    if ( sampled )
-        s->sampled++;
-    slot_end(s);
+    count_entry(s, sampled);
 }
 
 /* The callback, after the tracer's (tracer.c), IRQs off. */
@@ -370,9 +398,9 @@ profile_fast_call(unsigned long *frame)
  * The trampoline's call while the profiler alone runs (the tracer has no
  * callback: DYNTRACE_FAST_PROFILE), saving only the registers it uses.  The
  * usual call, on a CPU up for tracing, outside NMI/MCE context, of a pair
- * already in the slot its hash gives, timed PROF_EXACT times and not due to
- * be timed again (P8): counted here, as profile_enter() would.  Anything
- * else: profile_fast_call().
+ * already in the slot its hash gives, left untimed by the sampling (P8):
+ * counted here, as profile_enter() would.  Anything else:
+ * profile_fast_call().
  */
 void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_profile_entry(void)
 {
@@ -384,22 +412,17 @@ void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_profile_entry(void)
     domid_t domid;
 
     local_irq_save(flags);
-    if ( likely(t) && likely(timing) &&
-         likely(t->gen == ACCESS_ONCE(prof_gen)) && likely(t->countdown > 1) &&
+    /* Without timing (fixed at boot) no pair is past PROF_EXACT timed calls. */
+    if ( likely(t) && likely(t->gen == ACCESS_ONCE(prof_gen)) &&
          likely(!arch_dyntrace_cpu_in_nmi(cpu)) &&
          likely(dt_ring_cpu_ready(cpu)) )
     {
         ip = frame[0] - DYNTRACE_RET_TO_SITE;
         domid = current->domain->domain_id;
         s = &t->s[slot_hash(ip, domid)];
-        if ( likely(s->ip == ip) && likely(s->domid == domid) &&
-             likely(s->timed >= PROF_EXACT) )
+        if ( likely(slot_is(s, ip, domid)) && likely(sampled_out(t, s)) )
         {
-            t->countdown--;
-            slot_begin(s);
-            s->hits++;
-            s->sampled++;
-            slot_end(s);
+            count_entry(s, true);
             arch_dyntrace_irq_restore(flags);
             return;
         }
