@@ -6,7 +6,9 @@
 #     (count, and per record, in order: CPU, timestamp, function, and the task d<D>v<V>/<idle>);
 #   - JSON: it must parse, hold one instant event per record and one thread per pCPU, and open in
 #     speedscope (npm registry) in Debian's Chromium, headless (speedscope-check.cjs), which saves
-#     a screenshot.
+#     a screenshot;
+#   - and record/04's function_graph capture (XDTGRAPH lines): its trace.dat events, read back raw
+#     by trace-cmd, against the capture's records.
 # Prints TAP lines "ok BUILD/ARCH/record/host-..." and writes its files to BUILD_DIR/ARCH/exports.
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/lib/common.sh"
@@ -32,18 +34,29 @@ if ! make -s -C "$REPO_ROOT/tools/xen-dyntrace" O="$tool_dir" HYPFS=1 TRACECMD=1
 fi
 pass "build: xen-dyntrace with libtracecmd and libxenhypfs, -Wall -Wextra -Werror"
 
-# The capture, as the dom0 printed it.
-read -r _ file size sum lines < <(tr -d '\r' <"$log" | grep -oE 'XDTFILE-BEGIN .*' | head -n1) || true
-cap=$out/${file:-capture.dat}
-tr -d '\r' <"$log" | sed -n 's/^# XDTFILE://p' >"$out/capture.b64"
-base64 -d <"$out/capture.b64" 2>/dev/null | gunzip >"$cap" 2>/dev/null || true
-if [ -z "${sum:-}" ] || [ "$(sha256sum <"$cap" | cut -d' ' -f1)" != "$sum" ] || [ "$(wc -c <"$cap")" != "$size" ]; then
-    # Which part was lost: whole lines, or characters inside lines (76 per base64 line but the last).
-    short=$(awk 'length($0) != 76' "$out/capture.b64" | wc -l)
-    failed "transfer: the dom0's capture arrived intact (size ${size:-?}, sha256; $(wc -l <"$out/capture.b64") of ${lines:-?} lines arrived, $short not 76 characters long)"
-    exit 0
-fi
-pass "transfer: the dom0's capture arrived intact ($size bytes, sha256)"
+# receive MARK TEST WHAT: the file a dom0 test printed into the serial log with send_to_host
+# (tests/dom0/lib.sh) as MARK lines (gzip + base64, with its size and sha256), into $out as
+# $rcv_file; $rcv_words: the words after the line count on its MARK-BEGIN line. Prints TAP line
+# TEST; returns 1 if the file did not arrive intact.
+receive() {
+    local mark=$1 test=$2 what=$3 file size sum lines short
+    read -r _ file size sum lines rcv_words < <(tr -d '\r' <"$log" | grep -oE "$mark-BEGIN .*" | head -n1) || true
+    rcv_file=$out/${file:-$mark.dat}
+    tr -d '\r' <"$log" | sed -n "s/^# $mark://p" >"$out/$mark.b64"
+    base64 -d <"$out/$mark.b64" 2>/dev/null | gunzip >"$rcv_file" 2>/dev/null || true
+    if [ -z "${sum:-}" ] || [ "$(sha256sum <"$rcv_file" | cut -d' ' -f1)" != "$sum" ] ||
+        [ "$(wc -c <"$rcv_file")" != "$size" ]; then
+        # Which part was lost: whole lines, or characters inside lines (76 per base64 line but the last).
+        short=$(awk 'length($0) != 76' "$out/$mark.b64" | wc -l)
+        failed "$test: the dom0's $what arrived intact (size ${size:-?}, sha256; $(wc -l <"$out/$mark.b64") of ${lines:-?} lines arrived, $short not 76 characters long)"
+        return 1
+    fi
+    pass "$test: the dom0's $what arrived intact ($size bytes, sha256)"
+}
+
+# The capture of record/02.
+receive XDTFILE transfer capture || exit 0
+cap=$rcv_file
 
 # Callers are named from the hypervisor's own symbols.
 nm=nm
@@ -114,15 +127,9 @@ fi
 
 # The function_graph capture of record/04 (XDTGRAPH lines): trace.dat read back by trace-cmd, its
 # raw events (-R) against the capture's records as xen-dyntrace report prints them.
-read -r _ gfile gsize gsum glines gn < <(tr -d '\r' <"$log" | grep -oE 'XDTGRAPH-BEGIN .*' | head -n1) || true
-gcap=$out/${gfile:-graph.dat}
-tr -d '\r' <"$log" | sed -n 's/^# XDTGRAPH://p' >"$out/graph.b64"
-base64 -d <"$out/graph.b64" 2>/dev/null | gunzip >"$gcap" 2>/dev/null || true
-if [ -z "${gsum:-}" ] || [ "$(sha256sum <"$gcap" | cut -d' ' -f1)" != "$gsum" ] || [ "$(wc -c <"$gcap")" != "$gsize" ]; then
-    failed "graph-transfer: the dom0's function_graph capture arrived intact ($(wc -l <"$out/graph.b64") of ${glines:-?} lines)"
-    exit 0
-fi
-pass "graph-transfer: the dom0's function_graph capture arrived intact ($gsize bytes, sha256)"
+receive XDTGRAPH graph-transfer "function_graph capture" || exit 0
+gcap=$rcv_file
+gn=$rcv_words
 "$tool" report --symbols "$out/xen.map" "$gcap" >"$out/graph-report.txt"
 # Ours: "f() {" an entry, "f();" a leaf (entry and return), "}" a return.
 opens=$(grep -c '|  *[^ ].*() {$' "$out/graph-report.txt" || true)
