@@ -47,6 +47,12 @@
 #include "scope.h"
 #include "tracer.h"
 
+#ifdef CONFIG_X86
+#include <asm/current.h>
+#include <asm/dyntrace-layout.h>
+#include <asm/hardirq.h>
+#endif
+
 static dyntrace_func_t graph_entry;
 
 /*
@@ -56,12 +62,13 @@ static dyntrace_func_t graph_entry;
  * architecture of Xen: graph_tracer_init() checks).
  */
 #define CTX_FLAGS(f) ((uint64_t)(f) << 48)
+#define CTX_DEPTH(d) ((uint64_t)(d) << 56)
 static always_inline uint64_t graph_ctx(const struct vcpu *v,
                                         unsigned int cpu, unsigned int flags,
                                         unsigned int depth)
 {
     return v->domain->domain_id | ((uint64_t)v->vcpu_id << 16) |
-           ((uint64_t)cpu << 32) | CTX_FLAGS(flags) | ((uint64_t)depth << 56);
+           ((uint64_t)cpu << 32) | CTX_FLAGS(flags) | CTX_DEPTH(depth);
 }
 
 #define PENDING CTX_FLAGS(DT_FLAG_GRAPH_ENT)
@@ -189,10 +196,14 @@ static void cf_check graph_entry(unsigned long ip, unsigned long parent_ip,
 #ifdef ARCH_DYNTRACE_FAST_ENTRY
 /*
  * The trampoline's call while function_graph alone is active and
- * set_graph_function is empty (DYNTRACE_FAST_GRAPH): the dispatcher's work
- * and the callback's in one frame that saves only the registers it uses.
+ * set_graph_function is empty (DYNTRACE_FAST_GRAPH), through x86's
+ * dyntrace_fast_graph_entry (arch/x86/dyntrace-graph.S), which does the
+ * usual case itself and jumps here for every other, with the trampoline's
+ * frame as it was: the dispatcher's work and the callback's in one frame
+ * that saves only the registers it uses.
  */
-void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_graph_entry(void)
+void ARCH_DYNTRACE_FAST_ENTRY dyntrace_graph_entry_cold(void);
+void ARCH_DYNTRACE_FAST_ENTRY dyntrace_graph_entry_cold(void)
 {
     unsigned long flags;
 
@@ -306,7 +317,9 @@ static void cf_check graph_return(const struct dt_ret_entry *e,
 #ifdef ARCH_DYNTRACE_FAST_ENTRY
 /*
  * The return trampoline's call while function_graph alone is active
- * (DYNTRACE_FAST_GRAPH), instead of dyntrace_return().
+ * (DYNTRACE_FAST_GRAPH), instead of dyntrace_return(), through x86's
+ * dyntrace_fast_graph_return (arch/x86/dyntrace-graph.S), which does the
+ * usual case itself and jumps here for every other, having changed nothing.
  */
 static always_inline void graph_returned(struct dt_ret_stack *st,
                                          const struct dt_ret_entry *e,
@@ -315,7 +328,8 @@ static always_inline void graph_returned(struct dt_ret_stack *st,
     graph_ret(st, e, depth, true);
 }
 
-unsigned long dyntrace_fast_graph_return(unsigned long frame)
+unsigned long dyntrace_graph_return_cold(unsigned long frame);
+unsigned long dyntrace_graph_return_cold(unsigned long frame)
 {
     return dt_ret_fast_return(frame, DT_RET_GRAPH, graph_returned);
 }
@@ -466,6 +480,74 @@ static struct tracer graph_tracer = {
 #endif
 };
 
+#ifdef CONFIG_X86
+/* What x86's hot paths in assembly read (asm/dyntrace-layout.h). */
+static void __init graph_check_layout(void)
+{
+    BUILD_BUG_ON(offsetof(struct dt_ring, status) != DT_RING_status);
+    BUILD_BUG_ON(sizeof(((struct dt_ring *)0)->status) != 4);
+    BUILD_BUG_ON(offsetof(struct dt_ring, ready) != DT_RING_ready);
+    BUILD_BUG_ON(sizeof(((struct dt_ring *)0)->ready) != 1);
+    BUILD_BUG_ON(offsetof(struct dt_ring, mask) != DT_RING_mask);
+    BUILD_BUG_ON(offsetof(struct dt_ring, written) != DT_RING_written);
+    BUILD_BUG_ON(offsetof(struct dt_ring, rec) != DT_RING_rec);
+    BUILD_BUG_ON(offsetof(struct dt_ring, anchor_stamp) !=
+                 DT_RING_anchor_stamp);
+    BUILD_BUG_ON(RING_READY != DT_RING_READY);
+    BUILD_BUG_ON(RING_WRITING != DT_RING_WRITING);
+    BUILD_BUG_ON(DT_ANCHOR_PERIOD != 1UL << DT_ANCHOR_SHIFT);
+
+    BUILD_BUG_ON(sizeof(struct dyntrace_record) != 1u << DT_REC_SHIFT);
+    BUILD_BUG_ON(offsetof(struct dyntrace_record, ts) != DT_REC_ts);
+    BUILD_BUG_ON(offsetof(struct dyntrace_record, ip) != DT_REC_ip);
+    BUILD_BUG_ON(offsetof(struct dyntrace_record, parent_ip) !=
+                 DT_REC_parent_ip);
+    BUILD_BUG_ON(offsetof(struct dyntrace_record, ctx) != DT_REC_ctx);
+
+    BUILD_BUG_ON(CTX_FLAGS(1) != 1ULL << DT_CTX_FLAGS);
+    BUILD_BUG_ON(CTX_DEPTH(1) != 1ULL << DT_CTX_DEPTH);
+    BUILD_BUG_ON(DT_FLAG_IRQS_OFF != DT_ASM_FLAG_IRQS_OFF);
+    BUILD_BUG_ON(DT_FLAG_IN_IRQ != DT_ASM_FLAG_IN_IRQ);
+    BUILD_BUG_ON(DT_FLAG_IN_NMI != DT_ASM_FLAG_IN_NMI);
+    BUILD_BUG_ON(DT_FLAG_RAW_TS != DT_ASM_FLAG_RAW_TS);
+    BUILD_BUG_ON(DT_FLAG_GRAPH_ENT != DT_ASM_FLAG_GRAPH_ENT);
+    BUILD_BUG_ON(DT_FLAG_GRAPH_RET != DT_ASM_FLAG_GRAPH_RET);
+    BUILD_BUG_ON(CTX_FLAGS(DT_FLAG_IN_NMI) != 1ULL << DT_CTX_IN_NMI_BIT);
+    BUILD_BUG_ON(PENDING != 1ULL << DT_CTX_PENDING_BIT);
+    BUILD_BUG_ON(CTX_FLAGS(DT_FLAG_GRAPH_RET) != 1ULL << DT_CTX_RET_BIT);
+    /* graph_ctx() as the entry builds it: the first fields, 16 bits each. */
+    BUILD_BUG_ON(offsetof(struct vcpu, vcpu_id) != 0);
+    BUILD_BUG_ON(offsetof(struct domain, domain_id) != 0);
+    BUILD_BUG_ON(sizeof(((struct domain *)0)->domain_id) != 2);
+
+    BUILD_BUG_ON(offsetof(struct dt_ret_stack, depth) != DT_RET_STACK_depth);
+    BUILD_BUG_ON(offsetof(struct dt_ret_stack, e) != DT_RET_STACK_e);
+    BUILD_BUG_ON(sizeof(struct dt_ret_entry) != DT_RET_ENTRY_SIZE);
+    BUILD_BUG_ON(DT_RET_ENTRY_SIZE != 3 << 4);
+    BUILD_BUG_ON(offsetof(struct dt_ret_entry, frame) != DT_RET_ENTRY_frame);
+    BUILD_BUG_ON(offsetof(struct dt_ret_entry, ret) != DT_RET_ENTRY_ret);
+    BUILD_BUG_ON(offsetof(struct dt_ret_entry, func) != DT_RET_ENTRY_func);
+    BUILD_BUG_ON(offsetof(struct dt_ret_entry, calltime) !=
+                 DT_RET_ENTRY_calltime);
+    BUILD_BUG_ON(offsetof(struct dt_ret_entry, ctx) != DT_RET_ENTRY_ctx);
+    BUILD_BUG_ON(offsetof(struct dt_ret_entry, cookie) !=
+                 DT_RET_ENTRY_cookie);
+    BUILD_BUG_ON(offsetof(struct dt_ret_entry, owners) !=
+                 DT_RET_ENTRY_owners);
+    BUILD_BUG_ON(DT_RET_DEPTH != DT_ASM_RET_DEPTH);
+    BUILD_BUG_ON(DT_RET_GRAPH != DT_ASM_RET_GRAPH);
+
+    BUILD_BUG_ON(offsetof(irq_cpustat_t, __local_irq_count) !=
+                 DT_IRQSTAT_irq_count);
+    BUILD_BUG_ON(offsetof(irq_cpustat_t, nmi_count) != DT_IRQSTAT_nmi_mce);
+    BUILD_BUG_ON(offsetof(irq_cpustat_t, mce_count) !=
+                 DT_IRQSTAT_nmi_mce + 4);
+    BUILD_BUG_ON(offsetof(struct cpu_info, current_vcpu) -
+                 offsetof(struct cpu_info, processor_id) !=
+                 DT_CPUINFO_ID_TO_VCPU);
+}
+#endif
+
 static int __init cf_check graph_tracer_init(void)
 {
     BUILD_BUG_ON(DT_RET_DEPTH != DT_GRAPH_DEPTH_MAX);
@@ -483,6 +565,9 @@ static int __init cf_check graph_tracer_init(void)
     BUILD_BUG_ON(offsetof(struct dyntrace_record, pad) !=
                  offsetof(struct dyntrace_record, ctx) + 7);
 
+#ifdef CONFIG_X86
+    graph_check_layout();
+#endif
     dt_ret_set_hook(DT_RET_GRAPH, graph_return);
     dyntrace_register_tracer(&graph_tracer);
 

@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xen-dyntrace, x86_64: function_graph's usual call and usual return
+ * (common/dyntrace/graph.c), written by hand: the two halves of a call cost
+ * what the function tracer's one record costs, or less (docs/performance.md).
+ *
+ * Each path does only what graph_call() and graph_ret() do in their usual
+ * case, in the same order, and hands every other case, before it has
+ * changed anything, to the C path it stands for, which starts over:
+ *
+ *   dyntrace_fast_graph_entry    the trampoline's call, for
+ *                                graph_call(): no NMI/MCE, tracing_thresh
+ *                                0, the top entry of a caller's frame (no
+ *                                frame to drop, R2), room under
+ *                                max_graph_depth; else
+ *                                dyntrace_graph_entry_cold();
+ *   dyntrace_fast_graph_return   the return trampoline's call, for
+ *                                graph_ret(): the top entry is the frame's
+ *                                (R3 without R2), function_graph's alone, not
+ *                                an NMI's, tracing_thresh 0, nothing pending
+ *                                below it or the usual one (G1), the buffer
+ *                                taken at once and no anchor due (B14); else
+ *                                dyntrace_graph_return_cold().
+ *
+ * The trampolines call them only while dt_fast_active is
+ * DYNTRACE_FAST_GRAPH, which dt_tracer_set_active() sets, in the
+ * rendezvous, only once function_graph's callback is the active one: the
+ * return path does not test that again.  The layouts they read are in
+ * asm/dyntrace-layout.h, checked against C by graph.c.
+ */
+
+#include <asm/asm_defns.h>
+#include <asm/dyntrace.h>
+#include <asm/dyntrace-layout.h>
+#include <asm/page.h>
+#include <asm/x86-defns.h>
+
+/* This CPU's number, from the end of its stack (GET_STACK_END). */
+#define CPU_ID(end) \
+        (STACK_CPUINFO_FIELD(current_vcpu) - DT_CPUINFO_ID_TO_VCPU)(end)
+
+/*
+ * The entry's frame, from %rsp once it has saved what it uses: the
+ * registers, the flags, the trampoline's return address, the return
+ * address into the traced function's body, then the traced function's own
+ * return address: the slot whose address identifies its frame (R1).
+ */
+#define ENT_SAVED       7                       /* %rax ... %r9 */
+#define ENT_FLAGS       (ENT_SAVED * 8)
+#define ENT_BODY        (ENT_FLAGS + 16)
+#define ENT_SLOT        (ENT_BODY + 8)
+
+        .text
+FUNC(dyntrace_fast_graph_entry)
+        pushf
+        cli
+        push    %rax
+        push    %rcx
+        push    %rdx
+        push    %rsi
+        push    %rdi
+        push    %r8
+        push    %r9
+
+        cmpb    $0, dt_recording(%rip)
+        je      .Lent_done
+        cmpl    $0, dt_tracing_thresh(%rip)     /* no record pending */
+        jne     .Lent_cold
+
+        /* dt_ring_cpu_ready(): else current may not be set (graph.c). */
+        GET_STACK_END(si)
+        mov     CPU_ID(%rsi), %ecx
+        lea     dt_rings(%rip), %rax
+        mov     (%rax, %rcx, 8), %rax
+        test    %rax, %rax
+        jz      .Lent_done
+        cmpb    $0, DT_RING_ready(%rax)
+        je      .Lent_done
+
+        mov     %rcx, %r8
+        shl     $IRQSTAT_shift, %r8
+        lea     irq_stat(%rip), %rax
+        add     %rax, %r8                       /* &irq_stat[cpu] */
+        cmpq    $0, DT_IRQSTAT_nmi_mce(%r8)     /* R4: no drop in NMI/MCE */
+        jne     .Lent_cold
+
+        /* d: this CPU's depth, its top entry of a caller's frame (R2). */
+        mov     STACK_CPUINFO_FIELD(per_cpu_offset)(%rsi), %rdi
+        lea     per_cpu__dt_ret_stacks(%rip), %rax
+        add     %rax, %rdi                      /* st */
+        mov     DT_RET_STACK_depth(%rdi), %eax
+        test    %eax, %eax
+        jz      1f
+        lea     (%rax, %rax, 2), %rdx
+        shl     $4, %rdx                        /* d * DT_RET_ENTRY_SIZE */
+        lea     ENT_SLOT(%rsp), %r9
+        cmp     %r9, (DT_RET_STACK_e - DT_RET_ENTRY_SIZE + \
+                      DT_RET_ENTRY_frame)(%rdi, %rdx)
+        jbe     .Lent_cold                      /* frames gone: dropped in C */
+1:      cmp     $DT_ASM_RET_DEPTH, %eax
+        jae     .Lent_cold                      /* full: counted in C */
+        mov     dt_graph_max_depth(%rip), %edx
+        dec     %edx                            /* 0, no limit: UINT_MAX */
+        cmp     %edx, %eax
+        ja      .Lent_cold                      /* d >= max_graph_depth */
+
+        /* The context word (graph_ctx()): the flags first. */
+        mov     $(DT_ASM_FLAG_RAW_TS | DT_ASM_FLAG_GRAPH_ENT), %edx
+        cmpl    $0, DT_IRQSTAT_irq_count(%r8)
+        je      1f
+        or      $DT_ASM_FLAG_IN_IRQ, %edx
+1:      testl   $X86_EFLAGS_IF, ENT_FLAGS(%rsp)
+        jnz     1f
+        or      $DT_ASM_FLAG_IRQS_OFF, %edx
+1:      lea     1(%rax), %r9d                   /* the call's depth */
+        shl     $8, %r9d
+        or      %edx, %r9d
+        shl     $16, %r9d
+        or      %ecx, %r9d
+        shl     $32, %r9                        /* depth, flags, CPU */
+        mov     STACK_CPUINFO_FIELD(current_vcpu)(%rsi), %rsi
+        mov     (%rsi), %edx                    /* vcpu_id */
+        shl     $16, %edx
+        mov     VCPU_domain(%rsi), %rsi
+        movzwl  (%rsi), %esi                    /* domain_id */
+        or      %rsi, %rdx
+        or      %rdx, %r9
+
+        /* dt_ret_push_entry(), R4: reserve the slot, then fill it. */
+        lea     1(%rax), %ecx
+        mov     %ecx, DT_RET_STACK_depth(%rdi)
+        lea     (%rax, %rax, 2), %rax
+        shl     $4, %rax
+        lea     DT_RET_STACK_e(%rdi, %rax), %rdi /* e */
+        lea     ENT_SLOT(%rsp), %rax
+        mov     %rax, DT_RET_ENTRY_frame(%rdi)
+        mov     (%rax), %rdx
+        mov     %rdx, DT_RET_ENTRY_ret(%rdi)
+        mov     ENT_BODY(%rsp), %rdx
+        sub     $DYNTRACE_RET_TO_SITE, %rdx
+        mov     %rdx, DT_RET_ENTRY_func(%rdi)
+        movl    $DT_ASM_RET_GRAPH, DT_RET_ENTRY_owners(%rdi)
+        lea     dyntrace_return_trampoline(%rip), %rdx
+        mov     %rdx, (%rax)                    /* the return diverted */
+        mov     %r9, DT_RET_ENTRY_ctx(%rdi)     /* G1: its record pending */
+        movl    $0, DT_RET_ENTRY_cookie(%rdi)
+        lfence                                  /* arch_dyntrace_stamp() */
+        rdtsc
+        shl     $32, %rdx
+        or      %rdx, %rax
+        mov     %rax, DT_RET_ENTRY_calltime(%rdi)
+
+.Lent_done:
+        pop     %r9
+        pop     %r8
+        pop     %rdi
+        pop     %rsi
+        pop     %rdx
+        pop     %rcx
+        pop     %rax
+        popf
+        RET
+
+.Lent_cold:
+        pop     %r9
+        pop     %r8
+        pop     %rdi
+        pop     %rsi
+        pop     %rdx
+        pop     %rcx
+        pop     %rax
+        popf
+        /* The trampoline's frame as it called us, every register kept. */
+        jmp     dyntrace_graph_entry_cold
+END(dyntrace_fast_graph_entry)
+
+/*
+ * The return: called by the return trampoline (dyntrace-return.S), which
+ * has saved %rax and %rdx, with the frame that returned (%rdi).  Every
+ * other call-clobbered register is free; returns where the traced
+ * function returns to.  RET_FRAME: the frame, from %rsp (the popped
+ * slot, 8 below the trampoline's two saves).
+ */
+#define RET_FRAME       16
+
+FUNC(dyntrace_fast_graph_return)
+        pushf
+        pop     %r11                            /* the flags, IF restored */
+        cli
+
+        /* dt_ret_pop_entry()'s usual case: the top entry is the frame's. */
+        GET_STACK_END(si)
+        mov     STACK_CPUINFO_FIELD(per_cpu_offset)(%rsi), %r8
+        lea     per_cpu__dt_ret_stacks(%rip), %rax
+        add     %rax, %r8                       /* st */
+        mov     DT_RET_STACK_depth(%r8), %ecx   /* d */
+        test    %ecx, %ecx
+        jz      .Lret_cold
+        lea     (%rcx, %rcx, 2), %r9
+        shl     $4, %r9
+        lea     (DT_RET_STACK_e - DT_RET_ENTRY_SIZE)(%r8, %r9), %r9 /* e */
+        cmp     %rdi, DT_RET_ENTRY_frame(%r9)
+        jne     .Lret_cold                      /* R2 or R3 */
+        cmpl    $DT_ASM_RET_GRAPH, DT_RET_ENTRY_owners(%r9)
+        jne     .Lret_cold                      /* another owner, a tree */
+
+        /* graph_ret(): recording, no tracing_thresh, not an NMI's call. */
+        cmpb    $0, dt_recording(%rip)
+        je      .Lret_cold
+        cmpl    $0, dt_tracing_thresh(%rip)
+        jne     .Lret_cold
+        btq     $DT_CTX_IN_NMI_BIT, DT_RET_ENTRY_ctx(%r9)
+        jc      .Lret_cold
+
+        /*
+         * G1: anything pending below is the entry under this one, whose
+         * own caller's record is written: its record goes first (%rdi).
+         */
+        xor     %edi, %edi
+        cmp     $1, %ecx
+        je      .Lret_reserve
+        testb   $DT_ASM_RET_GRAPH, \
+                (DT_RET_ENTRY_owners - DT_RET_ENTRY_SIZE)(%r9)
+        jz      .Lret_cold
+        btq     $DT_CTX_PENDING_BIT, (DT_RET_ENTRY_ctx - DT_RET_ENTRY_SIZE)(%r9)
+        jnc     .Lret_reserve
+        cmp     $2, %ecx
+        je      1f
+        testb   $DT_ASM_RET_GRAPH, \
+                (DT_RET_ENTRY_owners - 2 * DT_RET_ENTRY_SIZE)(%r9)
+        jz      .Lret_cold
+        btq     $DT_CTX_PENDING_BIT, \
+                (DT_RET_ENTRY_ctx - 2 * DT_RET_ENTRY_SIZE)(%r9)
+        jc      .Lret_cold                      /* more than one: graph_flush() */
+1:      lea     -DT_RET_ENTRY_SIZE(%r9), %rdi
+
+.Lret_reserve:
+        /* dt_ring_reserve(): this CPU's buffer, READY -> WRITING. */
+        mov     CPU_ID(%rsi), %eax
+        lea     dt_rings(%rip), %rsi
+        mov     (%rsi, %rax, 8), %rsi
+        test    %rsi, %rsi
+        jz      .Lret_cold
+        cmpb    $0, DT_RING_ready(%rsi)
+        je      .Lret_cold
+        mov     $DT_RING_READY, %eax
+        mov     $DT_RING_WRITING, %edx
+        /* Pairs as dt_ring_reserve()'s cmpxchg (ring.h). */
+        lock cmpxchg %edx, DT_RING_status(%rsi)
+        jne     .Lret_cold                      /* dropped: counted in C */
+        cmpb    $0, dt_recording(%rip)
+        je      .Lret_cancel                    /* turned off meanwhile */
+        lfence                                  /* now */
+        rdtsc
+        shl     $32, %rdx
+        or      %rdx, %rax
+        mov     %rax, %rdx
+        sub     DT_RING_anchor_stamp(%rsi), %rdx
+        shr     $DT_ANCHOR_SHIFT, %rdx
+        jnz     .Lret_cancel                    /* an anchor due (B14) */
+        mov     DT_RING_mask(%rsi), %edx
+        and     DT_RING_written(%rsi), %rdx
+        shl     $DT_REC_SHIFT, %rdx
+        add     DT_RING_rec(%rsi), %rdx         /* dt_ring_slot() */
+        test    %rdi, %rdi
+        jz      .Lret_own
+
+        /* The pending entry's record, no longer pending (graph_record()). */
+        mov     DT_RET_ENTRY_ctx(%rdi), %rcx
+        btrq    $DT_CTX_PENDING_BIT, DT_RET_ENTRY_ctx(%rdi)
+        mov     %rcx, DT_REC_ctx(%rdx)
+        mov     DT_RET_ENTRY_calltime(%rdi), %rcx
+        mov     %rcx, DT_REC_ts(%rdx)
+        mov     DT_RET_ENTRY_func(%rdi), %rcx
+        mov     %rcx, DT_REC_ip(%rdx)
+        mov     DT_RET_ENTRY_ret(%rdi), %rcx
+        mov     %rcx, DT_REC_parent_ip(%rdx)
+        /*
+         * dt_ring_next(): the slot, then the count, in one store (smp_wmb()
+         * is program order here).
+         */
+        addq    $1, DT_RING_written(%rsi)
+        mov     DT_RING_mask(%rsi), %edx
+        and     DT_RING_written(%rsi), %rdx
+        shl     $DT_REC_SHIFT, %rdx
+        add     DT_RING_rec(%rsi), %rdx
+
+.Lret_own:
+        /* The return's record, or a leaf's (its entry still pending). */
+        mov     %rax, DT_REC_ts(%rdx)
+        mov     DT_RET_ENTRY_func(%r9), %rcx
+        mov     %rcx, DT_REC_ip(%rdx)
+        mov     DT_RET_ENTRY_calltime(%r9), %rcx
+        mov     %rcx, DT_REC_parent_ip(%rdx)
+        mov     DT_RET_ENTRY_ctx(%r9), %rcx
+        bts     $DT_CTX_RET_BIT, %rcx
+        mov     %rcx, DT_REC_ctx(%rdx)
+        /* dt_ring_commit(): the count, smp_mb(), the status. */
+        addq    $1, DT_RING_written(%rsi)
+        lock addl $0, (%rsp)                    /* pairs as in ring.h */
+        movl    $DT_RING_READY, DT_RING_status(%rsi)
+
+        /* dt_ret_release(), R4: read the entry, then give its slot up. */
+        mov     DT_RET_ENTRY_ret(%r9), %rax
+        decl    DT_RET_STACK_depth(%r8)
+        push    %r11
+        popf
+        RET
+
+.Lret_cancel:
+        movl    $DT_RING_READY, DT_RING_status(%rsi) /* dt_ring_cancel() */
+.Lret_cold:
+        push    %r11
+        popf
+        lea     RET_FRAME(%rsp), %rdi
+        jmp     dyntrace_graph_return_cold
+END(dyntrace_fast_graph_return)
