@@ -31,12 +31,7 @@
 #include <asm/asm_defns.h>
 #include <asm/dyntrace.h>
 
-/*
- * Registers saved below (rax, rcx, rdx, rsi, rdi, r8, r9), 8 bytes each: the
- * argument registers and %rax.  %r10 and %r11 are dead at a C function's
- * entry (scratch; %r10 would be a nested function's static chain, which Xen
- * has none of), as Linux's ftrace_caller also assumes.
- */
+/* Registers saved below (SAVE_ENTRY_REGS, asm/dyntrace.h), 8 bytes each. */
 #define SAVED_REGS      7
 /* Padding that keeps %rsp 16-byte aligned at the call. */
 #define ALIGN_PAD       8
@@ -46,13 +41,7 @@
 
 /* Save the live registers, call \dispatcher(ip, parent_ip), restore. */
 .macro DISPATCH dispatcher
-        push    %rax
-        push    %rcx
-        push    %rdx
-        push    %rsi
-        push    %rdi
-        push    %r8
-        push    %r9
+        SAVE_ENTRY_REGS
         sub     $ALIGN_PAD, %rsp        /* 16-byte alignment for the call */
 
         mov     RET_TO_BODY(%rsp), %rdi /* return address into the body */
@@ -62,13 +51,7 @@
         call    \dispatcher
 
         add     $ALIGN_PAD, %rsp
-        pop     %r9
-        pop     %r8
-        pop     %rdi
-        pop     %rsi
-        pop     %rdx
-        pop     %rcx
-        pop     %rax
+        RESTORE_ENTRY_REGS
 .endm
 
         .text

@@ -45,22 +45,43 @@
  * address into the traced function's body, then the traced function's own
  * return address: the slot whose address identifies its frame (R1).
  */
-#define ENT_SAVED       7                       /* %rax ... %r9 */
+#define ENT_SAVED       7                       /* SAVE_ENTRY_REGS */
 #define ENT_FLAGS       (ENT_SAVED * 8)
 #define ENT_BODY        (ENT_FLAGS + 16)
 #define ENT_SLOT        (ENT_BODY + 8)
+
+/* Undo the entry's saves: every register and the flags as they were. */
+.macro ENT_RESTORE
+        RESTORE_ENTRY_REGS
+        popf
+.endm
+
+/*
+ * \ring = dt_rings[\cpu], or to \fail if this CPU is not up for tracing
+ * (dt_ring_cpu_ready()).
+ */
+.macro CPU_RING cpu, ring, fail
+        lea     dt_rings(%rip), \ring
+        mov     (\ring, \cpu, 8), \ring
+        test    \ring, \ring
+        jz      \fail
+        cmpb    $0, DT_RING_ready(\ring)
+        je      \fail
+.endm
+
+/* \slot = the next slot of \ring (dt_ring_slot()). */
+.macro RING_SLOT ring, slot, slot32
+        mov     DT_RING_mask(\ring), \slot32
+        and     DT_RING_written(\ring), \slot
+        shl     $DT_REC_SHIFT, \slot
+        add     DT_RING_rec(\ring), \slot
+.endm
 
         .text
 FUNC(dyntrace_fast_graph_entry)
         pushf
         cli
-        push    %rax
-        push    %rcx
-        push    %rdx
-        push    %rsi
-        push    %rdi
-        push    %r8
-        push    %r9
+        SAVE_ENTRY_REGS
 
         cmpb    $0, dt_recording(%rip)
         je      .Lent_done
@@ -70,12 +91,7 @@ FUNC(dyntrace_fast_graph_entry)
         /* dt_ring_cpu_ready(): else current may not be set (graph.c). */
         GET_STACK_END(si)
         mov     CPU_ID(%rsi), %ecx
-        lea     dt_rings(%rip), %rax
-        mov     (%rax, %rcx, 8), %rax
-        test    %rax, %rax
-        jz      .Lent_done
-        cmpb    $0, DT_RING_ready(%rax)
-        je      .Lent_done
+        CPU_RING %rcx, %rax, .Lent_done
 
         mov     %rcx, %r8
         shl     $IRQSTAT_shift, %r8
@@ -151,25 +167,11 @@ FUNC(dyntrace_fast_graph_entry)
         mov     %rax, DT_RET_ENTRY_calltime(%rdi)
 
 .Lent_done:
-        pop     %r9
-        pop     %r8
-        pop     %rdi
-        pop     %rsi
-        pop     %rdx
-        pop     %rcx
-        pop     %rax
-        popf
+        ENT_RESTORE
         RET
 
 .Lent_cold:
-        pop     %r9
-        pop     %r8
-        pop     %rdi
-        pop     %rsi
-        pop     %rdx
-        pop     %rcx
-        pop     %rax
-        popf
+        ENT_RESTORE
         /* The trampoline's frame as it called us, every register kept. */
         jmp     dyntrace_graph_entry_cold
 END(dyntrace_fast_graph_entry)
@@ -237,12 +239,7 @@ FUNC(dyntrace_fast_graph_return)
 .Lret_reserve:
         /* dt_ring_reserve(): this CPU's buffer, READY -> WRITING. */
         mov     CPU_ID(%rsi), %eax
-        lea     dt_rings(%rip), %rsi
-        mov     (%rsi, %rax, 8), %rsi
-        test    %rsi, %rsi
-        jz      .Lret_cold
-        cmpb    $0, DT_RING_ready(%rsi)
-        je      .Lret_cold
+        CPU_RING %rax, %rsi, .Lret_cold
         mov     $DT_RING_READY, %eax
         mov     $DT_RING_WRITING, %edx
         /* Pairs as dt_ring_reserve()'s cmpxchg (ring.h). */
@@ -258,10 +255,7 @@ FUNC(dyntrace_fast_graph_return)
         sub     DT_RING_anchor_stamp(%rsi), %rdx
         shr     $DT_ANCHOR_SHIFT, %rdx
         jnz     .Lret_cancel                    /* an anchor due (B14) */
-        mov     DT_RING_mask(%rsi), %edx
-        and     DT_RING_written(%rsi), %rdx
-        shl     $DT_REC_SHIFT, %rdx
-        add     DT_RING_rec(%rsi), %rdx         /* dt_ring_slot() */
+        RING_SLOT %rsi, %rdx, %edx
         test    %rdi, %rdi
         jz      .Lret_own
 
@@ -280,10 +274,7 @@ FUNC(dyntrace_fast_graph_return)
          * is program order here).
          */
         addq    $1, DT_RING_written(%rsi)
-        mov     DT_RING_mask(%rsi), %edx
-        and     DT_RING_written(%rsi), %rdx
-        shl     $DT_REC_SHIFT, %rdx
-        add     DT_RING_rec(%rsi), %rdx
+        RING_SLOT %rsi, %rdx, %edx
 
 .Lret_own:
         /* The return's record, or a leaf's (its entry still pending). */

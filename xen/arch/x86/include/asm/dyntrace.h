@@ -36,18 +36,52 @@
 #ifdef __ASSEMBLER__
 
 /*
- * Around a C call from a thunk that the fast entries call (they must find
- * every register as it was): the call-clobbered registers but %rax (a
- * result, or saved by the thunk).  Xen's C code needs only an 8-byte
- * aligned stack (-mpreferred-stack-boundary=3).
+ * The six registers that pass a C function's arguments, pushed in this
+ * order and popped in the reverse one: part of what a trampoline at a
+ * function's entry and a thunk that calls C must keep (below).
  */
-.macro SAVE_SCRATCH
+.macro SAVE_ARG_REGS
         push    %rcx
         push    %rdx
         push    %rsi
         push    %rdi
         push    %r8
         push    %r9
+.endm
+
+.macro RESTORE_ARG_REGS
+        pop     %r9
+        pop     %r8
+        pop     %rdi
+        pop     %rsi
+        pop     %rdx
+        pop     %rcx
+.endm
+
+/*
+ * What may be live at a C function's entry: the argument registers and
+ * %rax.  %r10 and %r11 are dead there (scratch; %r10 would be a nested
+ * function's static chain, which Xen has none of), as Linux's
+ * ftrace_caller also assumes.  7 registers.
+ */
+.macro SAVE_ENTRY_REGS
+        push    %rax
+        SAVE_ARG_REGS
+.endm
+
+.macro RESTORE_ENTRY_REGS
+        RESTORE_ARG_REGS
+        pop     %rax
+.endm
+
+/*
+ * Around a C call from a thunk that the fast entries call (they must find
+ * every register as it was): the call-clobbered registers but %rax (a
+ * result, or saved by the thunk).  Xen's C code needs only an 8-byte
+ * aligned stack (-mpreferred-stack-boundary=3).
+ */
+.macro SAVE_SCRATCH
+        SAVE_ARG_REGS
         push    %r10
         push    %r11
 .endm
@@ -55,12 +89,7 @@
 .macro RESTORE_SCRATCH
         pop     %r11
         pop     %r10
-        pop     %r9
-        pop     %r8
-        pop     %rdi
-        pop     %rsi
-        pop     %rdx
-        pop     %rcx
+        RESTORE_ARG_REGS
 .endm
 
 #else /* !__ASSEMBLER__ */
