@@ -105,49 +105,46 @@ FUNC(dyntrace_fast_graph_entry)
         lea     per_cpu__dt_ret_stacks(%rip), %rax
         add     %rax, %rdi                      /* st */
         mov     DT_RET_STACK_depth(%rdi), %eax
-        test    %eax, %eax
-        jz      1f
         lea     (%rax, %rax, 2), %rdx
         shl     $4, %rdx                        /* d * DT_RET_ENTRY_SIZE */
+        test    %eax, %eax
+        jz      1f
         lea     ENT_SLOT(%rsp), %r9
         cmp     %r9, (DT_RET_STACK_e - DT_RET_ENTRY_SIZE + \
                       DT_RET_ENTRY_frame)(%rdi, %rdx)
         jbe     .Lent_cold                      /* frames gone: dropped in C */
 1:      cmp     $DT_ASM_RET_DEPTH, %eax
         jae     .Lent_cold                      /* full: counted in C */
-        mov     dt_graph_max_depth(%rip), %edx
-        dec     %edx                            /* 0, no limit: UINT_MAX */
-        cmp     %edx, %eax
+        mov     dt_graph_max_depth(%rip), %r9d
+        dec     %r9d                            /* 0, no limit: UINT_MAX */
+        cmp     %r9d, %eax
         ja      .Lent_cold                      /* d >= max_graph_depth */
 
-        /* The context word (graph_ctx()): the flags first. */
-        mov     $(DT_ASM_FLAG_RAW_TS | DT_ASM_FLAG_GRAPH_ENT), %edx
+        /* The context word (graph_ctx()): depth, flags, CPU, vCPU, domain. */
+        lea     1(%rax), %r9d                   /* the call's depth */
+        shl     $8, %r9d
+        or      $(DT_ASM_FLAG_RAW_TS | DT_ASM_FLAG_GRAPH_ENT), %r9d
         cmpl    $0, DT_IRQSTAT_irq_count(%r8)
         je      1f
-        or      $DT_ASM_FLAG_IN_IRQ, %edx
+        or      $DT_ASM_FLAG_IN_IRQ, %r9d
 1:      testl   $X86_EFLAGS_IF, ENT_FLAGS(%rsp)
         jnz     1f
-        or      $DT_ASM_FLAG_IRQS_OFF, %edx
-1:      lea     1(%rax), %r9d                   /* the call's depth */
-        shl     $8, %r9d
-        or      %edx, %r9d
-        shl     $16, %r9d
+        or      $DT_ASM_FLAG_IRQS_OFF, %r9d
+1:      shl     $16, %r9d
         or      %ecx, %r9d
-        shl     $32, %r9                        /* depth, flags, CPU */
+        shl     $32, %r9
         mov     STACK_CPUINFO_FIELD(current_vcpu)(%rsi), %rsi
-        mov     (%rsi), %edx                    /* vcpu_id */
-        shl     $16, %edx
+        mov     (%rsi), %r8d                    /* vcpu_id */
+        shl     $16, %r8d
         mov     VCPU_domain(%rsi), %rsi
         movzwl  (%rsi), %esi                    /* domain_id */
-        or      %rsi, %rdx
-        or      %rdx, %r9
+        or      %rsi, %r8
+        or      %r8, %r9
 
         /* dt_ret_push_entry(), R4: reserve the slot, then fill it. */
         lea     1(%rax), %ecx
         mov     %ecx, DT_RET_STACK_depth(%rdi)
-        lea     (%rax, %rax, 2), %rax
-        shl     $4, %rax
-        lea     DT_RET_STACK_e(%rdi, %rax), %rdi /* e */
+        lea     DT_RET_STACK_e(%rdi, %rdx), %rdi /* e: d * size still in %rdx */
         lea     ENT_SLOT(%rsp), %rax
         mov     %rax, DT_RET_ENTRY_frame(%rdi)
         mov     (%rax), %rdx

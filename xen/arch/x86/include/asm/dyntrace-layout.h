@@ -37,11 +37,9 @@
 #define DT_CTX_DEPTH            56
 #define DT_ASM_FLAG_IRQS_OFF    0x01
 #define DT_ASM_FLAG_IN_IRQ      0x02
-#define DT_ASM_FLAG_IN_NMI      0x04
 #define DT_ASM_FLAG_RAW_TS      0x08
 #define DT_ASM_FLAG_GRAPH_ENT   0x10
-#define DT_ASM_FLAG_GRAPH_RET   0x20
-/* The same flags' bit numbers in the context word. */
+/* The bits of DT_FLAG_IN_NMI, _GRAPH_ENT and _GRAPH_RET in the word. */
 #define DT_CTX_IN_NMI_BIT       (DT_CTX_FLAGS + 2)
 #define DT_CTX_PENDING_BIT      (DT_CTX_FLAGS + 4)
 #define DT_CTX_RET_BIT          (DT_CTX_FLAGS + 5)
