@@ -377,6 +377,8 @@ void stub_cpus_reset(unsigned int present)
     cpumask_set_cpu(0, &cpu_online_map);
 }
 
+void (*stub_cpu_early_fn)(unsigned int cpu);
+
 void stub_cpu_up(unsigned int cpu)
 {
     struct stub_ctx ctx = stub_ctx_enter(0, stub_idle_vcpu(0), true);
@@ -384,6 +386,12 @@ void stub_cpu_up(unsigned int cpu)
     ASSERT(cpu_present(cpu) && !cpu_online(cpu));
     hotplug_running = true;
     cpu_notify(cpu, CPU_UP_PREPARE);
+    /* The AP's first C calls: no current yet (x86's __high_start). */
+    if ( stub_cpu_early_fn )
+    {
+        stub_ctx_enter(cpu, NULL, false);
+        stub_cpu_early_fn(cpu);
+    }
     /* On the new CPU, IRQs off, before it is marked online. */
     stub_ctx_enter(cpu, stub_idle_vcpu(cpu), false);
     cpu_notify(cpu, CPU_STARTING);

@@ -1291,6 +1291,68 @@ void t_scope(void)
        "shows control and non-ASCII bytes of a bad word as '?'");
 }
 
+/*
+ * scope: a CPU coming online runs traced code before it has a current
+ * (x86's __high_start calls xen_msr_s_cet_value() before start_secondary()
+ * sets it).  With a domain rule set, the scope must not read current
+ * there: it lets nothing through until the CPU is up for tracing (R8).
+ */
+static unsigned int early_calls;
+
+static void early_traced_calls(unsigned int cpu)
+{
+    ASSERT(cpu == smp_processor_id() && !current);
+    stub_trampoline(img_addr(2), img_addr(3) + 0x11);
+    stub_trampoline(img_addr(4), img_addr(3) + 0x11);
+    early_calls += 2;
+}
+
+void t_scope_cpu_not_ready(void)
+{
+    static const struct {
+        const char *filter, *cpumask;
+        unsigned int entries;   /* of an idle call and a d2v0 call, once up */
+    } scopes[] = {
+        { "d2", "ff", 1 },      /* whole domains, every CPU: one bit */
+        { "!d0v1", "ff", 2 },   /* a vCPU: the rules */
+        { "idle", "7f", 1 },    /* whole domains, some CPUs */
+    };
+    unsigned int i;
+    bool good = true;
+    struct trace_info ti;
+
+    boot(NCPUS, NF);
+    good &= start_tracing("gfunc_002 gfunc_004");
+    for ( i = 0; i < ARRAY_SIZE(scopes); i++ )
+    {
+        /* A CPU present at boot but not brought up, then brought up. */
+        unsigned int cpu = NCPUS + i, calls = early_calls;
+
+        good &= tool_write("set_domain_filter", scopes[i].filter) == 0 &&
+                tool_write("tracing_cpumask", scopes[i].cpumask) == 0 &&
+                tool_write("trace", "") == 0;
+        cpumask_set_cpu(cpu, &cpu_present_map);
+        stub_cpu_early_fn = early_traced_calls;
+        stub_cpu_up(cpu);
+        stub_cpu_early_fn = NULL;
+        good &= early_calls == calls + 2 && cpu_online(cpu);
+        /* Nothing recorded there; once up, its calls are scoped. */
+        good &= read_trace_info(&ti) && ti.entries == 0;
+        call_as(cpu, stub_idle_vcpu(cpu), 2);
+        call_as(cpu, stub_guest_vcpu(2, 0), 4);
+        if ( !read_trace_info(&ti) || ti.entries != scopes[i].entries )
+        {
+            diag("'%s' on %s: %llu entries (expected %u)", scopes[i].filter,
+                 scopes[i].cpumask, (unsigned long long)ti.entries,
+                 scopes[i].entries);
+            good = false;
+        }
+    }
+    ok(good, "scope: a CPU coming online runs traced functions before it "
+       "has a current while domain rules are set; nothing reads current "
+       "there, nothing is recorded, then its calls are scoped as usual");
+}
+
 /* ---- Issue 14: buffer_size_kb, buffer_total_size_kb ---- */
 
 static uint32_t read_kb(const char *leaf)

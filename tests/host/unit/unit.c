@@ -412,6 +412,7 @@ static const struct test tests[] = {
     { "functional", "error-log", t_error_log },
     { "functional", "enabled-functions", t_enabled_functions },
     { "functional", "scope", t_scope },
+    { "functional", "scope-cpu-not-ready", t_scope_cpu_not_ready },
     { "functional", "buffer-size", t_buffer_size },
     { "functional", "trace-pipe", t_trace_pipe },
     { "functional", "per-cpu", t_per_cpu },

@@ -103,6 +103,7 @@ void t_filter_language(void);
 void t_error_log(void);
 void t_enabled_functions(void);
 void t_scope(void);
+void t_scope_cpu_not_ready(void);
 void t_buffer_size(void);
 void t_trace_pipe(void);
 void t_per_cpu(void);

@@ -95,8 +95,10 @@ bool ARCH_DYNTRACE_SCOPE_IN_ENTRY dyntrace_scope_entry(void)
     /* The trampoline tests active at offset 0 itself. */
     BUILD_BUG_ON(offsetof(struct dt_scope, active));
 
+    /* As dt_scope_allows(): no current on a CPU not up for tracing. */
     if ( likely(dt_scope.domains_only) )
-        return test_bit(current->domain->domain_id, dt_scope.domains);
+        return likely(dt_ring_cpu_ready(smp_processor_id())) &&
+               test_bit(current->domain->domain_id, dt_scope.domains);
 
     return scope_entry_slow();
 }

@@ -14,6 +14,7 @@
 #include <xen/smp.h>
 #include <xen/types.h>
 
+#include "ring.h"
 #include "sites.h"
 
 /* Words of set_domain_filter; triggers. */
@@ -109,6 +110,12 @@ static always_inline bool dt_scope_allows(void)
     end = s->nr_in + s->nr_out;
     if ( !end )
         return true;
+    /*
+     * The rules read current, which a CPU not up for tracing may not have
+     * (R8: an AP's first C calls, play_dead()); it records nothing anyway.
+     */
+    if ( unlikely(!dt_ring_cpu_ready(smp_processor_id())) )
+        return false;
     if ( s->by_domain )
         return test_bit(current->domain->domain_id, s->domains);
     key = dt_scope_key(current);

@@ -63,6 +63,11 @@ extern unsigned long stub_truncations;
 void stub_cpus_reset(unsigned int present);
 /* Bring a CPU up with Xen's notifier sequence, maps held for writing. */
 void stub_cpu_up(unsigned int cpu);
+/*
+ * Run by stub_cpu_up() on the new CPU between CPU_UP_PREPARE and
+ * CPU_STARTING, IRQs off, with current NULL: an AP's first C calls.
+ */
+extern void (*stub_cpu_early_fn)(unsigned int cpu);
 extern unsigned int stub_cpu_maps_held; /* get_cpu_maps() not yet put */
 extern bool stub_cpu_maps_busy;         /* make get_cpu_maps() fail */
 
