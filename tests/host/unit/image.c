@@ -283,3 +283,34 @@ void dyntrace_anchor_thunk(void)
     stub_anomaly("dyntrace_anchor_thunk() called");
 }
 
+
+/*
+ * The x86 return trampoline (dyntrace-return.S): only its address is used,
+ * as the diverted return address; a test "returns" by calling
+ * dyntrace_return() with the frame, as the trampoline does.
+ */
+void dyntrace_return_trampoline(void)
+{
+    stub_anomaly("dyntrace_return_trampoline() called");
+}
+
+/* The other thunks of the fast entries: the harness never takes them. */
+void dyntrace_drop_gone_thunk(void);
+void dyntrace_drop_gone_thunk(void)
+{
+    stub_anomaly("dyntrace_drop_gone_thunk() called");
+}
+
+void dyntrace_prof_wipe_thunk(void);
+void dyntrace_prof_wipe_thunk(void)
+{
+    stub_anomaly("dyntrace_prof_wipe_thunk() called");
+}
+
+/* Returns can be hooked: the host has no CET shadow stack to refuse. */
+int arch_dyntrace_return_usable(const char **why)
+{
+    (void)why;
+
+    return 0;
+}

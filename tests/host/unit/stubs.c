@@ -107,6 +107,18 @@ void stub_assert_failed(const char *expr, const char *file, int line)
     abort();
 }
 
+void panic(const char *fmt, ...)
+{
+    va_list ap;
+
+    fflush(stdout);
+    fprintf(stderr, "PANIC: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    abort();
+}
+
 /* ---- printk and text helpers ---- */
 
 #define LOG_LINES 256

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Host unit tests of the hypervisor part of xen-dyntrace: the very files
- * Xen builds (xen/common/dyntrace/{sites,ring,tracer,patch,hypfs,function}.c)
- * compiled against the stub headers of include/ and linked with the stubs
- * (stubs.c, hypfs-stub.c, image.c).  tests/host/test-unit builds and runs
- * them; see the comment there.
+ * Xen builds (xen/common/dyntrace/{sites,ring,scope,tracer,patch,hypfs,
+ * function,return,profile}.c) compiled against the stub headers of include/
+ * and linked with the stubs (stubs.c, hypfs-stub.c, image.c).
+ * tests/host/test-unit builds and runs them; see the comment there.
  *
  * Usage: unit GROUP LABEL [TEST]
  *   GROUP "functional" or "scale"; LABEL prefixes every result; TEST runs
@@ -417,6 +417,8 @@ static const struct test tests[] = {
     { "functional", "trace-pipe", t_trace_pipe },
     { "functional", "per-cpu", t_per_cpu },
     { "functional", "functions-addrs", t_functions_addrs },
+    { "functional", "profile-abandoned", t_profile_abandoned },
+    { "functional", "profile-returned", t_profile_returned },
     { "scale", "scale", t_scale },
 };
 

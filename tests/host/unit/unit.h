@@ -109,5 +109,8 @@ void t_trace_pipe(void);
 void t_per_cpu(void);
 void t_functions_addrs(void);
 void t_scale(void);
+/* profiler.c */
+void t_profile_abandoned(void);
+void t_profile_returned(void);
 
 #endif

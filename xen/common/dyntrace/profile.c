@@ -3,7 +3,7 @@
  * xen-dyntrace: the function profiler (function_profile_enabled).  For
  * each call of a traced function it counts a hit, and, where returns can
  * be hooked (return.c), the time until the function returns, in a table of
- * the CPU's own keyed by the function and the domain that was running:
+ * the CPU's own keyed by the function and the domain that made the call:
  * trace_stat/function<N> sums one CPU's table by function (ftrace's
  * columns), trace_stat/domains every CPU's by domain and function.  The
  * counts live apart from the ring buffers: nothing is lost when they wrap.
@@ -42,7 +42,11 @@
  *     and the readers show that count.
  * P7  A call is profiled only on a CPU up for tracing (dt_ring_cpu_ready():
  *     current set, per-CPU data live); one that began there is counted at
- *     its end wherever that CPU is then.
+ *     its end wherever that CPU is then, under the domain that made it:
+ *     current's at its entry, kept in its return-stack entry (entry_domid())
+ *     for a call counted at its end.  current is not read there: x86 drops
+ *     abandoned entries where it resets the stack (R7 of return.c), in
+ *     context_switch() once current is the next vCPU.
  * P8  Returns are hooked for the profiler alone on a sample of the calls:
  *     every call of a pair until PROF_EXACT of them were timed on that CPU,
  *     then one in PROF_PERIOD on average, when the CPU's countdown (drawn
@@ -191,15 +195,16 @@ static void noinline table_wipe(struct prof_table *t, uint32_t gen)
 }
 
 /*
- * The slot of (ip, the current domain) in table t of generation gen, the
- * current one (P3: t wiped first if of an older one), taken if need be;
- * NULL if there is no room (counted, P6).  IRQs off, not in NMI/MCE
- * context (P1).  fast: from the fast entry (ARCH_DYNTRACE_FAST_ENTRY), which
- * makes no C call but through a thunk.
+ * The slot of (ip, domid) in table t of generation gen, the current one
+ * (P3: t wiped first if of an older one), taken if need be; NULL if there
+ * is no room (counted, P6).  IRQs off, not in NMI/MCE context (P1).  fast:
+ * from the fast entry (ARCH_DYNTRACE_FAST_ENTRY), which makes no C call but
+ * through a thunk.
  */
 static always_inline struct prof_slot *table_slot(struct prof_table *t,
                                                   unsigned long ip,
-                                                  uint32_t gen, bool fast)
+                                                  domid_t domid, uint32_t gen,
+                                                  bool fast)
 {
     unsigned int i;
 
@@ -212,7 +217,7 @@ static always_inline struct prof_slot *table_slot(struct prof_table *t,
 #endif
             table_wipe(t, gen);
     }
-    i = slot_find(t, ip, current->domain->domain_id);
+    i = slot_find(t, ip, domid);
     if ( unlikely(i == PROF_SLOTS) )
     {
         t->missed++;
@@ -223,12 +228,13 @@ static always_inline struct prof_slot *table_slot(struct prof_table *t,
 }
 
 /*
- * A hooked call of ip on cpu that began in generation gen ends (P4): its
- * hit, and if it returned, its time (raw clock ticks, delta).  IRQs off,
- * not in NMI/MCE context (P1).
+ * A hooked call of ip by domid on cpu that began in generation gen ends
+ * (P4): its hit, and if it returned, its time (raw clock ticks, delta).
+ * IRQs off, not in NMI/MCE context (P1).
  */
 static always_inline void count(unsigned int cpu, unsigned long ip,
-                                uint32_t gen, bool timed, uint64_t delta)
+                                domid_t domid, uint32_t gen, bool timed,
+                                uint64_t delta)
 {
     struct prof_table *t = tables[cpu];
     struct prof_slot *s;
@@ -236,7 +242,7 @@ static always_inline void count(unsigned int cpu, unsigned long ip,
 
     if ( !t || gen != ACCESS_ONCE(prof_gen) )
         return;
-    s = table_slot(t, ip, gen, false);
+    s = table_slot(t, ip, domid, gen, false);
     if ( unlikely(!s) )
         return;
     ns = timed ? dt_stamp_delta_ns(delta) : 0;
@@ -315,6 +321,7 @@ static always_inline void profile_enter(unsigned long ip, unsigned long *ret,
     struct prof_slot *s;
     struct dt_ret_entry *e;
     uint32_t gen;
+    domid_t domid;
     bool sampled = false;
 
     /* P1; and a CPU not up has no current domain (P7). */
@@ -327,7 +334,8 @@ static always_inline void profile_enter(unsigned long ip, unsigned long *ret,
     t = tables[cpu];
     if ( unlikely(!t) )
         return;
-    s = table_slot(t, ip, gen, fast);
+    domid = current->domain->domain_id;
+    s = table_slot(t, ip, domid, gen, fast);
     if ( unlikely(!s) )
         return;
     if ( timing && ret )
@@ -340,6 +348,7 @@ static always_inline void profile_enter(unsigned long ip, unsigned long *ret,
         {
             e->calltime = arch_dyntrace_stamp();
             e->cookie = gen;
+            e->ctx = domid;     /* entry_domid() */
             return;
         }
     }
@@ -354,11 +363,24 @@ static void cf_check profile_call(unsigned long ip, unsigned long parent_ip,
 }
 
 /*
+ * P7: the domain that made the hooked call of entry e.  Bits 0-15 of the
+ * entry's ctx are its id whoever pushed the entry: the profiler, which
+ * keeps the id alone there (profile_enter()), or function_graph, whose
+ * entry the profiler claimed (R6) and whose context word (graph_ctx())
+ * starts with it.
+ */
+static always_inline domid_t entry_domid(const struct dt_ret_entry *e)
+{
+    return (domid_t)e->ctx;
+}
+
+/*
  * A hooked call ends: returned, its time from the entry's; its frame gone
- * (R2), a hit alone.  Nothing once profiling stopped.  Never in NMI/MCE
- * context (P1): the entry was pushed outside it (profile_enter()), so its
- * function returns outside it, and only an NMI's or MCE's own entries are
- * above its frame for its pops to drop (R1, R4).
+ * (R2), a hit alone.  Counted under the domain that made it (P7): x86
+ * finds frames gone once current changed (R7).  Nothing once profiling
+ * stopped.  Never in NMI/MCE context (P1): the entry was pushed outside it
+ * (profile_enter()), so its function returns outside it, and only an NMI's
+ * or MCE's own entries are above its frame for its pops to drop (R1, R4).
  */
 static always_inline void profile_end(const struct dt_ret_entry *e,
                                       bool returned)
@@ -371,7 +393,7 @@ static always_inline void profile_end(const struct dt_ret_entry *e,
         return;
     if ( returned )
         delta = arch_dyntrace_stamp() - e->calltime;
-    count(cpu, e->func, e->cookie, returned, delta);
+    count(cpu, e->func, entry_domid(e), e->cookie, returned, delta);
 }
 
 /* The hook (return.c). */

@@ -15,7 +15,7 @@
 #include <xen/types.h>
 
 void stub_assert_failed(const char *expr, const char *file, int line)
-    __attribute__((noreturn));
+    __attribute__((__noreturn__));
 
 #define ASSERT(p) do {                                  \
     if ( unlikely(!(p)) )                               \
@@ -47,6 +47,9 @@ static inline unsigned long simple_strtoul(const char *cp, const char **endp,
 }
 
 void printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Xen's panic(): the message on stderr, then the test process aborts. */
+void panic(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), __noreturn__));
 
 /* Like Xen's: the number of characters written, never more than size - 1. */
 int vscnprintf(char *buf, size_t size, const char *fmt, va_list args)

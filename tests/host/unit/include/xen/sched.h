@@ -10,6 +10,7 @@
 #include <xen/smp.h>
 #include <xen/time.h>
 #include <xen/types.h>
+#include <xen/xmalloc.h>        /* Xen's sched.h has it through its own */
 #include <asm/hardirq.h>
 
 #define DOMID_FIRST_RESERVED 0x7FF0U

@@ -33,6 +33,7 @@ typedef int64_t s_time_t;
 #define cf_check
 #define always_inline inline __attribute__((__always_inline__))
 #define noinline      __attribute__((__noinline__))
+#define noreturn      __attribute__((__noreturn__))
 #define __read_mostly
 #define __used        __attribute__((__used__))
 #define likely(x)     __builtin_expect(!!(x), 1)

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The profiler's tests: profile.c with return.c.  A call comes through the
+ * dispatcher with the address of its return slot, as the x86 trampoline
+ * passes it (a slot of a simulated stack per CPU, outer calls higher, R1);
+ * it returns through dyntrace_return(), as the return trampoline does, or
+ * is abandoned by x86's context switch, which sets current to the next vCPU
+ * and then resets the stack (dyntrace_stack_reset(), R7).  What counts is
+ * what trace_stat/ shows.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xen/dyntrace.h>
+#include <xen/sched.h>
+#include <xen/time.h>
+
+#include "unit.h"
+
+#define NF    64                /* functions of the fake image */
+#define NCPUS 4
+
+/* return.c: what x86's switch_stack_and_jump() calls (asm/current.h). */
+void dyntrace_stack_reset(void);
+
+/* Each CPU's simulated stack: return slots, the outermost call's highest. */
+static unsigned long stacks[NCPUS][16];
+
+#define SLOT(cpu, depth) (&stacks[cpu][15 - (depth)])
+
+/* Filter, then the profiler on: each must succeed. */
+static bool profile_on(const char *filter)
+{
+    long r1 = tool_write("set_function_filter", filter);
+    long r2 = tool_write_bool("function_profile_enabled", 1);
+
+    if ( r1 || r2 )
+        diag("profile_on(\"%s\"): %ld %ld", filter, r1, r2);
+
+    return !r1 && !r2;
+}
+
+/*
+ * A call of function fn on cpu by v, its return address (into function
+ * fn + 1) waiting at slot.  True if its return was hooked.
+ */
+static bool call_at(unsigned int cpu, struct vcpu *v, unsigned int fn,
+                    unsigned long *slot)
+{
+    struct stub_ctx ctx = stub_ctx_enter(cpu, v, true);
+
+    *slot = img_addr(fn + 1) + 0x11;
+    dyntrace_dispatch(img_addr(fn), *slot, slot);
+    stub_ctx_restore(ctx);
+
+    return *slot == (unsigned long)dyntrace_return_trampoline;
+}
+
+/*
+ * The call of fn whose return waits at slot returns, on cpu in v: true if
+ * it got its own return address back.
+ */
+static bool return_at(unsigned int cpu, struct vcpu *v, unsigned int fn,
+                      unsigned long *slot)
+{
+    struct stub_ctx ctx = stub_ctx_enter(cpu, v, true);
+    unsigned long ret = dyntrace_return((unsigned long)slot);
+
+    stub_ctx_restore(ctx);
+
+    return ret == img_addr(fn + 1) + 0x11;
+}
+
+/*
+ * x86's context switch on cpu to next, IRQs off: current is next's, then
+ * the stack is reset and every return pending on it dropped (R7).
+ */
+static void switch_to(unsigned int cpu, struct vcpu *next)
+{
+    struct stub_ctx ctx = stub_ctx_enter(cpu, next, false);
+
+    dyntrace_stack_reset();
+    stub_ctx_restore(ctx);
+}
+
+/* One row of trace_stat/ as read. */
+struct stat_row {
+    char dom[16], fn[48];
+    unsigned long long hits;
+    char time[32], avg[32], s2[32];
+};
+
+/*
+ * The row of (dom, fn) in text (dom NULL: function<N>, no domain column);
+ * false if there is none.
+ */
+static bool find_row(const char *text, const char *dom, const char *fn,
+                     struct stat_row *r)
+{
+    const char *p;
+
+    for ( p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL )
+    {
+        char line[256], t1[16], t2[16], t3[16];
+        const char *eol = strchrnul(p, '\n');
+        int n;
+
+        if ( *p == '#' || eol - p >= (long)sizeof(line) )
+            continue;
+        memcpy(line, p, eol - p);
+        line[eol - p] = '\0';
+        memset(r, 0, sizeof(*r));
+        if ( dom )
+            n = sscanf(line, "%15s %47s %llu %31s %15s %31s %15s %31s %15s",
+                       r->dom, r->fn, &r->hits, r->time, t1, r->avg, t2, r->s2,
+                       t3);
+        else
+            n = sscanf(line, "%47s %llu %31s %15s %31s %15s %31s %15s",
+                       r->fn, &r->hits, r->time, t1, r->avg, t2, r->s2, t3) + 1;
+        if ( n < 3 || (dom && strcmp(r->dom, dom)) || strcmp(r->fn, fn) )
+            continue;
+
+        return true;
+    }
+
+    return false;
+}
+
+/* The hits of (dom, fn) in text, -1 if it has no row. */
+static long long row_hits(const char *text, const char *dom, const char *fn)
+{
+    struct stat_row r;
+
+    return find_row(text, dom, fn, &r) ? (long long)r.hits : -1;
+}
+
+/* ---- Defect 4: the domain an abandoned call is counted under ---- */
+
+void t_profile_abandoned(void)
+{
+    struct vcpu *d1 = stub_guest_vcpu(1, 0), *d2 = stub_guest_vcpu(2, 0);
+    const char *f2, *f3;
+    char *dom, *cpu2;
+    bool good;
+
+    boot(NCPUS, NF);
+    f2 = img_name(2);
+    f3 = img_name(3);
+    good = profile_on("gfunc_002 gfunc_003");
+
+    /* d1 calls f2 on CPU 2; the scheduler switches to d2 meanwhile. */
+    good &= call_at(2, d1, 2, SLOT(2, 0));
+    switch_to(2, d2);
+    /* The idle vCPU calls f3 on CPU 3; the scheduler switches to d1. */
+    good &= call_at(3, stub_idle_vcpu(3), 3, SLOT(3, 0));
+    switch_to(3, stub_guest_vcpu(1, 1));
+
+    dom = tool_read("trace_stat/domains");
+    cpu2 = tool_read("trace_stat/function2");
+    good &= dom && cpu2;
+    if ( good )
+    {
+        long long d1f2 = row_hits(dom, "d1", f2), d2f2 = row_hits(dom, "d2", f2);
+        long long idf3 = row_hits(dom, "<idle>", f3);
+        long long d1f3 = row_hits(dom, "d1", f3);
+
+        good = d1f2 == 1 && d2f2 == -1 && idf3 == 1 && d1f3 == -1 &&
+               row_hits(cpu2, NULL, f2) == 1;
+        if ( !good )
+            diag("hits (-1: no row): d1 %s %lld, d2 %s %lld, <idle> %s %lld, "
+                 "d1 %s %lld\n%s", f2, d1f2, f2, d2f2, f3, idf3, f3, d1f3, dom);
+    }
+    ok(good, "profile: an abandoned call is counted under the domain that made "
+       "it, not the vCPU switched to before the stack reset drops it (R7): "
+       "d1's call under d1 with d2 current, idle's under <idle> with d1 "
+       "current");
+    free(dom);
+    free(cpu2);
+}
+
+void t_profile_returned(void)
+{
+    struct vcpu *d3 = stub_guest_vcpu(3, 0);
+    const char *f2, *f3;
+    struct stat_row outer, inner;
+    char *dom;
+    bool good;
+
+    boot(NCPUS, NF);
+    f2 = img_name(2);
+    f3 = img_name(3);
+    good = profile_on("gfunc_002 gfunc_003");
+
+    /*
+     * d3 calls f2, which calls f3 (5 us) and is abandoned 2 us later by
+     * a switch to the idle vCPU.
+     */
+    good &= call_at(1, d3, 2, SLOT(1, 0));
+    stub_advance_to(stub_now_ns + 1000);
+    good &= call_at(1, d3, 3, SLOT(1, 1));
+    stub_advance_to(stub_now_ns + 5000);
+    good &= return_at(1, d3, 3, SLOT(1, 1));
+    stub_advance_to(stub_now_ns + 2000);
+    switch_to(1, stub_idle_vcpu(1));
+
+    dom = tool_read("trace_stat/domains");
+    good &= dom && find_row(dom, "d3", f3, &inner) &&
+            find_row(dom, "d3", f2, &outer) &&
+            row_hits(dom, "<idle>", f2) == -1;
+    good &= inner.hits == 1 && !strcmp(inner.time, "5.000") &&
+            outer.hits == 1 && !strcmp(outer.time, "0.000") &&
+            strstr(dom, "timed: 1 of 2 calls");
+    if ( !good )
+        diag("%s", dom ? dom : "(no trace_stat/domains)");
+    ok(good, "profile: a call that returned is counted with its time (5 us), "
+       "its caller abandoned by a switch to idle with its hit alone, both "
+       "under the domain that made them");
+    free(dom);
+}
