@@ -1,6 +1,6 @@
 /*
  * Promela model of xen/common/dyntrace/ring.c, the per-CPU ring buffers, and
- * of the concurrency contract of docs/design.md ("Buffers", B2-B13).
+ * of the concurrency contract of docs/design.md ("Buffers", B2-B13, B15).
  * Checked by tests/host/test-ring-model; see docs/design.md, "How the
  * contract is checked".
  *
@@ -8,7 +8,9 @@
  * without a buffer: the hotplug process brings it up (its buffer is
  * allocated at CPU_UP_PREPARE), takes it down and brings it up again.  On a
  * CPU, an ordinary ("task") context writes a record (dt_ring_reserve(),
- * fill the slot, dt_ring_commit()) and an NMI may arrive once, between any
+ * fill the slot, dt_ring_commit()), or two in one reservation when it
+ * chooses (fill, dt_ring_next(), fill, commit: B15; -DPAIRS=0 leaves them
+ * out), and an NMI may arrive once, between any
  * two steps of the task context - in the middle of a write included - and
  * write one itself.  Holders run on other
  * CPUs, concurrently: a snapshot reader, a clearer, and the on/off switch
@@ -17,17 +19,19 @@
  * The state space of everything at once is too large to search exhaustively
  * in reasonable memory, so the run is split into scenarios that share this
  * model (each one exhaustive):
- *   SCEN_WRITE    (default) CPU0: task (2 calls) and NMI; reader, clearer
+ *   SCEN_WRITE    (default) CPU0: task (2 records) and NMI; reader, clearer
  *                 and on/off switch.  The drain, torn records, nesting,
  *                 clear visibility, accounting, set_on.
- *   SCEN_HOTPLUG  CPU1: task (2 calls) and NMI, brought up, taken down and
+ *   SCEN_HOTPLUG  CPU1: task (2 records) and NMI, brought up, taken down and
  *                 up again; CPU0: a buffer, no writer; reader and clearer.
  *                 The ready flag, CPU maps, clears of an offline CPU's
  *                 buffer, the buffer allocated at CPU_UP_PREPARE.
  *   SCEN_HOTPLUG_ONOFF  the same CPUs with the on/off switch instead of
  *                 reader and clearer: a buffer allocated while recording
  *                 is off starts off; set_on covers an offline CPU.
- *   SCEN_PIPE     CPU0: task (3 calls into 2 slots: it wraps), no NMI; two
+ *   SCEN_PIPE     CPU0: task (3 records into 2 slots: it wraps; any two
+ *                 consecutive ones may be one call's pair, dt_ring_next(),
+ *                 B15), no NMI; two
  *                 consumers (trace_pipe, B12: snapshot of the oldest
  *                 records not consumed, copied without holding the buffer
  *                 and checked afterwards as B13 says, then a commit of a
@@ -74,6 +78,12 @@
  *                                        the writer reads the storage
  *                                        pointer before its cmpxchg: it
  *                                        writes into storage a resize freed
+ *   spin -DBROKEN_NEXT_NO_WMB -a ring.pml
+ *                                        (SCEN_PIPE) no smp_wmb between
+ *                                        dt_ring_next()'s count and the next
+ *                                        slot: the next slot's halves may
+ *                                        become visible before the count, so
+ *                                        a consuming read keeps a torn record
  *   spin -DBROKEN_WMB -a ring.pml        no smp_wmb between the slot and
  *                                        written++: no counterexample (the
  *                                        smp_mb before the status store and
@@ -108,6 +118,9 @@
 
 #define NCPU        2
 #define SIZE        2           /* records per buffer: small, so it wraps */
+#if defined(BROKEN_NEXT_NO_WMB) && !defined(SCEN_PIPE)
+# define SCEN_PIPE              /* the variant concerns consuming reads */
+#endif
 #if defined(SCEN_PIPE)
 # define CALLS      3           /* records a task context writes */
 #else
@@ -144,6 +157,9 @@
 #ifndef CONSUMERS
 # define CONSUMERS  0
 # define RESIZER    0
+#endif
+#ifndef PAIRS
+# define PAIRS      1           /* a task's call may write two records (B15) */
 #endif
 #define NPROCS      (1 + READER + CLEARER + TOGGLER + HOTPLUG + CONSUMERS + \
                      RESIZER)
@@ -249,7 +265,7 @@ inline first_step(c)
 /* The call's last step: leave it (an NMI returns), forget its locals. */
 #define DONE(c, ctx) \
     if :: ctx == TASK -> in_call[c] = false :: else -> owner[c] = TASK fi; \
-    nmi_off[c] = false; old = 0; id = 0; slot = 0; early = 0
+    nmi_off[c] = false; old = 0; id = 0; slot = 0; early = 0; pair = false
 #define NMI_OFF(c)      nmi_off[c] = true
 
 #define SLOT_A(c, ctx, x) \
@@ -259,10 +275,56 @@ inline first_step(c)
 #define COUNT(c, ctx, x)    STEP(c, ctx) written[c]++; x }
 #define PUBLISH(c, ctx, x)  STEP(c, ctx) status[c] = READY; x }
 
+/*
+ * dt_ring_next(), between the first record's halves and the second's: the
+ * second record is accepted (a ghost step, folded into the first record's
+ * last store) and goes to the slot after the first, whose count the writer
+ * alone changes while it holds WRITING.
+ */
+#define NEXT_REC(c) \
+    ev[c]++; id = ev[c]; gacc[c]++; \
+    slot = (c * 2 + store[c]) * SIZE + (written[c] + 1) % SIZE
+
+/*
+ * The first record of a pair (pair: a call's two records, B15): its halves,
+ * then dt_ring_next(): smp_wmb(), the count, smp_wmb(), and the next slot,
+ * whose halves and commit follow as a single record's.  Without the second
+ * smp_wmb() (-DBROKEN_NEXT_NO_WMB) other CPUs may see the first count after
+ * either half of the next slot (never after the second count: one location).
+ */
+inline first_of_pair(c, ctx)
+{
+    SLOT_A(c, ctx, skip);
+    SLOT_B(c, ctx, NEXT_REC(c));
+    /* smp_wmb() */
+#ifdef BROKEN_NEXT_NO_WMB
+    if
+    :: COUNT(c, ctx, skip); SLOT_A(c, ctx, skip); SLOT_B(c, ctx, skip)
+    :: SLOT_A(c, ctx, NMI_OFF(c)); COUNT(c, ctx, skip); SLOT_B(c, ctx, skip)
+    :: SLOT_A(c, ctx, NMI_OFF(c)); SLOT_B(c, ctx, skip); COUNT(c, ctx, skip)
+    fi;
+#else
+    COUNT(c, ctx, skip);
+    /* smp_wmb() */
+    SLOT_A(c, ctx, skip);
+    SLOT_B(c, ctx, skip);
+#endif
+    /* smp_wmb() */
+    COUNT(c, ctx, skip);
+    /* smp_mb() */
+    PUBLISH(c, ctx, DONE(c, ctx))
+}
+
 inline rest_of_call(c, ctx)
 {
     if
+#if PAIRS
+    :: old == READY && pair ->
+        first_of_pair(c, ctx)
+    :: old == READY && !pair ->
+#else
     :: old == READY ->
+#endif
 #if defined(BROKEN_WMB)
         /* Other CPUs may see the count before either half. */
         if
@@ -301,11 +363,19 @@ inline rest_of_call(c, ctx)
 proctype task(byte c)
 {
     byte n = CALLS, old, id, slot, early;
+    bool pair;
 
 end:
     do
     :: atomic { n > 0 && owner[c] == TASK ->
                 n--;
+#if PAIRS
+                /* Two records (B15), as graph_record() with an entry to flush. */
+                if
+                :: n > 0 -> n--; pair = true
+                :: true -> skip
+                fi;
+#endif
                 in_call[c] = true;
 #ifdef BROKEN_EARLY_REC
                 early = store[c]
@@ -322,6 +392,7 @@ end:
 proctype nmi(byte c)
 {
     byte old, id, slot, early;
+    bool pair;                          /* one record */
 
 end:
     atomic { owner[c] == TASK && !nmi_off[c] ->

@@ -457,7 +457,8 @@ static void ring_copy(struct dt_ring_copy *c, const struct dt_ring *r,
  * slots.  So: read the count, copy, read the status and the count again,
  * and keep only the records no writer can have touched.  A writer whose
  * slot stores the copy saw (index j: slot j & mask, the record j - size)
- * had taken WRITING and read the count as j before them; so the status read
+ * had taken WRITING and read the count as j before them (or, for the
+ * second slot of dt_ring_next(), stored it as j); so the status read
  * after the copy is WRITING with a count w2 >= j, or READY with w2 >= j + 1
  * (that writer committed).  Records from w2 - size + 1 (WRITING) or
  * w2 - size (otherwise) on are intact; older ones count as overwritten
@@ -475,7 +476,8 @@ static void ring_copy_unheld(struct dt_ring_copy *c, const struct dt_ring *r,
 
     /*
      * The count before the slots it covers.  Pairs with the smp_wmb() before
-     * the count's increment in dt_ring_commit().
+     * the count's increment in dt_ring_publish() (dt_ring_commit(),
+     * dt_ring_next()).
      */
     w = read_atomic(&r->written);
     smp_rmb();
@@ -485,8 +487,9 @@ static void ring_copy_unheld(struct dt_ring_copy *c, const struct dt_ring *r,
     /*
      * The slots before the second count.  Pairs with the full barrier of the
      * cmpxchg in dt_ring_reserve(), between a writer's reading of the count
-     * and its stores to the slot: if the copy saw any of those stores, w2
-     * covers that writer.
+     * and its stores to the slot, and with the smp_wmb() in dt_ring_next(),
+     * between the count it stores and its stores to the next slot: if the
+     * copy saw any of those stores, w2 covers that writer.
      */
     smp_rmb();
     writing = read_atomic(&r->status) == RING_WRITING;

@@ -227,6 +227,16 @@ static inline void *dt_ring_next(struct dt_ring *r, unsigned int size)
     ASSERT(read_atomic(&r->status) == RING_WRITING);
 
     dt_ring_publish(r);
+    /*
+     * The count just stored, j, before the stores to slot j, which overwrite
+     * the record j - size.  Pairs with the second smp_rmb() in
+     * ring_copy_unheld(): a consuming read whose copy saw any of those
+     * stores reads a count w2 >= j after it, and so drops that record.  (For
+     * a slot of dt_ring_reserve(), its cmpxchg's full barrier orders the
+     * count the writer read before the slot's stores.)  Weakly ordered CPUs
+     * need it; on x86 it is a compiler barrier.
+     */
+    smp_wmb();
 
     return dt_ring_slot(r, size);
 }
