@@ -159,10 +159,55 @@ static void raw_record(struct xdt_record *r, const uint8_t *p)
     r->pad = p[31];
 }
 
-/* A RAW chunk's checks; returns a reason or NULL. */
-static const char *check_raw(const uint8_t *p, uint64_t len, uint32_t cpu,
-                             struct xdt_raw_header *h)
+/* The flags a raw record of version 1 may carry (user guide, "Raw format"). */
+#define XDT_FLAG_GRAPH_TAIL 0x40
+#define XDT_FLAGS_KNOWN (XDT_FLAG_IRQS_OFF | XDT_FLAG_IN_IRQ | XDT_FLAG_IN_NMI | \
+                         XDT_FLAG_GRAPH_ENT | XDT_FLAG_GRAPH_RET | \
+                         XDT_FLAG_GRAPH_TAIL)
+
+/*
+ * A record's checks: what the readers index or trust.  Its CPU is the
+ * buffer's, so the chunk's (the exports index their per-CPU state by it);
+ * only the flags of the format; a function record's last byte 0, a
+ * function_graph record's depth from 1; a tail (a return whose entry was not
+ * recorded) is a return.  Returns a reason (in why) or NULL.
+ */
+static const char *check_record(const struct xdt_record *r, uint32_t cpu,
+                                uint32_t i, char *why, size_t len)
 {
+    bool graph = r->flags & (XDT_FLAG_GRAPH_ENT | XDT_FLAG_GRAPH_RET);
+
+    if ( r->cpu != cpu )
+        snprintf(why, len, "record %" PRIu32 ": CPU %u, not the chunk's", i,
+                 r->cpu);
+    else if ( r->flags & ~XDT_FLAGS_KNOWN )
+        snprintf(why, len, "record %" PRIu32 ": unknown flags 0x%02x", i,
+                 r->flags);
+    else if ( (r->flags & XDT_FLAG_GRAPH_TAIL) &&
+              !(r->flags & XDT_FLAG_GRAPH_RET) )
+        snprintf(why, len, "record %" PRIu32 ": flags 0x%02x: a tail that is "
+                 "not a return", i, r->flags);
+    else if ( !graph && r->pad )
+        snprintf(why, len, "record %" PRIu32 ": a function record with depth %u",
+                 i, r->pad);
+    else if ( graph && !r->pad )
+        snprintf(why, len, "record %" PRIu32 ": a function_graph record with "
+                 "depth 0", i);
+    else
+        return NULL;
+
+    return why;
+}
+
+/*
+ * A RAW chunk's checks, its header's and every record's; returns a reason
+ * (in why, or a constant) or NULL.
+ */
+static const char *check_raw(const uint8_t *p, uint64_t len, uint32_t cpu,
+                             struct xdt_raw_header *h, char *why, size_t wlen)
+{
+    uint32_t i;
+
     if ( len < XDT_RAW_HEADER_SIZE )
         return "shorter than a raw header";
     memcpy(h, p, sizeof(*h));
@@ -177,6 +222,14 @@ static const char *check_raw(const uint8_t *p, uint64_t len, uint32_t cpu,
         return "raw header's CPU differs from the chunk's";
     if ( len != XDT_RAW_HEADER_SIZE + (uint64_t)h->nr * XDT_RAW_RECORD_SIZE )
         return "raw length disagrees with its record count";
+    for ( i = 0; i < h->nr; i++ )
+    {
+        struct xdt_record r;
+
+        raw_record(&r, p + XDT_RAW_HEADER_SIZE + (size_t)i * XDT_RAW_RECORD_SIZE);
+        if ( check_record(&r, cpu, i, why, wlen) )
+            return why;
+    }
 
     return NULL;
 }
@@ -199,18 +252,20 @@ static int add_chunk(struct xdt_cpu_chunks *cc, uint64_t off)
 }
 
 /*
- * Check the whole file and index each CPU's RAW chunks; the records stay in
- * the mapped file and xdt_capture_iterate() merges them.
+ * Check the whole capture and index each CPU's RAW chunks; the records stay
+ * in data (not copied: it must outlive c) and xdt_capture_iterate() merges
+ * them.  Every field the readers use is checked here, once: a chunk that
+ * breaks the format makes the whole capture unreadable (XDT_EXIT_BADFILE).
  */
-int xdt_capture_load(struct xdt_capture *c, const char *path)
+int xdt_capture_load_mem(struct xdt_capture *c, const void *data, size_t len,
+                         const char *path)
 {
     struct xdt_file_header fh;
-    size_t len, off;
+    size_t off;
     int rc = XDT_EXIT_BADFILE;
 
     memset(c, 0, sizeof(*c));
-    if ( map_file(path, &c->data, &len) )
-        return XDT_EXIT_FAIL;
+    c->data = data;
     c->len = len;
     if ( len < sizeof(fh) || memcmp(c->data, XDT_CAP_MAGIC, 8) )
     {
@@ -239,6 +294,7 @@ int xdt_capture_load(struct xdt_capture *c, const char *path)
         const uint8_t *p;
         struct xdt_raw_header rh;
         const char *why;
+        char buf[128];
 
         if ( len - off < sizeof(ch) )
         {
@@ -275,11 +331,14 @@ int xdt_capture_load(struct xdt_capture *c, const char *path)
             }
             break;
         case XDT_CHUNK_RAW:
-            why = check_raw(p, ch.len, ch.cpu, &rh);
-            if ( why || ch.cpu >= XDT_MAX_CPUS )
+            why = ch.cpu >= XDT_MAX_CPUS ? "CPU number out of range"
+                  : check_raw(p, ch.len, ch.cpu, &rh, buf, sizeof(buf));
+            if ( !why && rh.lost > UINT64_MAX - c->lost )
+                why = "lost events beyond 2^64 in all";
+            if ( why )
             {
                 xdt_err("%s: chunk at byte %zu (CPU %u): %s", path, off,
-                        ch.cpu, why ?: "CPU number out of range");
+                        ch.cpu, why);
                 return rc;
             }
             if ( ch.cpu >= c->nr_cpus )
@@ -320,6 +379,21 @@ int xdt_capture_load(struct xdt_capture *c, const char *path)
     xdt_err("%s: out of memory", path);
 
     return XDT_EXIT_FAIL;
+}
+
+int xdt_capture_load(struct xdt_capture *c, const char *path)
+{
+    const uint8_t *data = NULL;
+    size_t len = 0;
+    int rc;
+
+    memset(c, 0, sizeof(*c));
+    if ( map_file(path, &data, &len) )
+        return XDT_EXIT_FAIL;
+    rc = xdt_capture_load_mem(c, data, len, path);
+    c->mapped = true;
+
+    return rc;
 }
 
 /* A CPU's position: chunk k, record i of it; a loss not yet shown. */
@@ -498,7 +572,7 @@ void xdt_capture_free(struct xdt_capture *c)
     for ( i = 0; i < c->nr_cpus; i++ )
         free(c->cpu[i].off);
     free(c->cpu);
-    if ( c->len )
+    if ( c->mapped && c->len )
         munmap((void *)c->data, c->len);
     memset(c, 0, sizeof(*c));
 }

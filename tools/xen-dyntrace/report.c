@@ -98,8 +98,8 @@ static int print_event(const struct xdt_event *e, void *arg)
 }
 
 /* The layout of the hypervisor's /tracing/trace, with #P the CPUs seen. */
-static int print_report(const struct xdt_capture *c, const struct xdt_names *n,
-                        bool ns)
+int xdt_report_print(const struct xdt_capture *c, const struct xdt_names *n,
+                     bool ns)
 {
     struct print_ctx pc = { .n = n, .ns = ns };
     char tracer[64];
@@ -186,7 +186,7 @@ static int run(int argc, char **argv, bool export)
     }
     if ( !export )
     {
-        if ( print_report(&c, &n, ns) )
+        if ( xdt_report_print(&c, &n, ns) )
             rc = XDT_EXIT_FAIL;
     }
     else

@@ -21,8 +21,54 @@ static int by_addr(const void *a, const void *b)
 }
 
 /*
+ * A hexadecimal number of at most 64 bits at p, before end: its value in
+ * *val and the byte after its last digit, or NULL if there is no digit or it
+ * overflows.  Reads nothing at or beyond end (the text is a chunk of a mapped
+ * file: no terminator follows it).
+ */
+static const char *parse_hex(const char *p, const char *end, uint64_t *val)
+{
+    const char *start = p;
+    uint64_t v = 0;
+
+    for ( ; p < end; p++ )
+    {
+        unsigned int d;
+
+        if ( *p >= '0' && *p <= '9' )
+            d = *p - '0';
+        else if ( *p >= 'a' && *p <= 'f' )
+            d = *p - 'a' + 10;
+        else if ( *p >= 'A' && *p <= 'F' )
+            d = *p - 'A' + 10;
+        else
+            break;
+        if ( v >> 60 )
+            return NULL;
+        v = v << 4 | d;
+    }
+    *val = v;
+
+    return p > start ? p : NULL;
+}
+
+/* A symbol name: printable, without blanks (and no NUL, which would cut it). */
+static bool name_ok(const char *p, const char *end)
+{
+    if ( p >= end )
+        return false;
+    for ( ; p < end; p++ )
+        if ( (unsigned char)*p <= ' ' || *p == 0x7f )
+            return false;
+
+    return true;
+}
+
+/*
  * Lines "ADDRESS NAME" or, with nm_format, "ADDRESS TYPE NAME" (only text
- * symbols kept).  Returns -1 on a malformed line or no memory.
+ * symbols kept); ADDRESS is hexadecimal, fields are separated by one space,
+ * the last line may lack its newline.  Only the len bytes of text are read.
+ * Returns -1 on a malformed line or no memory.
  */
 int xdt_symtab_parse(struct xdt_symtab *t, const char *text, size_t len,
                      bool nm_format)
@@ -34,36 +80,34 @@ int xdt_symtab_parse(struct xdt_symtab *t, const char *text, size_t len,
     t->nr = 0;
     while ( p < end )
     {
-        const char *nl = memchr(p, '\n', end - p), *q, *name;
-        size_t l = (nl ? nl : end) - p, nlen;
-        char *e;
-        unsigned long long addr;
+        const char *nl = memchr(p, '\n', end - p);
+        const char *eol = nl ? nl : end, *q, *name;
+        uint64_t addr;
 
-        if ( !l )
+        if ( p == eol )
         {
             p++;
             continue;
         }
-        addr = strtoull(p, &e, 16);
-        if ( e == p || e >= p + l || *e != ' ' )
+        q = parse_hex(p, eol, &addr);
+        if ( !q || eol - q < 2 || *q != ' ' )
             goto bad;
-        q = e + 1;
+        q++;
         if ( nm_format )
         {
             char type = *q;
 
-            if ( q + 2 >= p + l || q[1] != ' ' )
+            if ( eol - q < 3 || q[1] != ' ' )
                 goto bad;
             q += 2;
-            if ( !strchr("tTwW", type) )
+            if ( !memchr("tTwW", type, 4) )
             {
-                p += l + 1;
+                p = nl ? nl + 1 : end;
                 continue;
             }
         }
         name = q;
-        nlen = p + l - name;
-        if ( !nlen )
+        if ( !name_ok(name, eol) )
             goto bad;
         if ( t->nr == cap )
         {
@@ -76,11 +120,11 @@ int xdt_symtab_parse(struct xdt_symtab *t, const char *text, size_t len,
             t->sym = n;
         }
         t->sym[t->nr].addr = addr;
-        t->sym[t->nr].name = strndup(name, nlen);
+        t->sym[t->nr].name = strndup(name, eol - name);
         if ( !t->sym[t->nr].name )
             goto bad;
         t->nr++;
-        p += l + 1;
+        p = nl ? nl + 1 : end;
     }
     qsort(t->sym, t->nr, sizeof(*t->sym), by_addr);
 

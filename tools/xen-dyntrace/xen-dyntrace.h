@@ -133,8 +133,9 @@ struct xdt_cpu_chunks {
 };
 
 struct xdt_capture {
-    const uint8_t *data;        /* the file, mapped */
+    const uint8_t *data;        /* the file, mapped (or the caller's bytes) */
     size_t len;
+    bool mapped;                /* data is the file's mapping, ours to unmap */
     char *meta;                 /* META chunk text, NUL-terminated */
     char *end;                  /* END chunk text, or NULL if absent */
     struct xdt_symtab funcs;    /* from the FUNCS chunk */
@@ -145,7 +146,15 @@ struct xdt_capture {
     uint64_t whole_bytes;       /* bytes of whole chunks */
 };
 
+/*
+ * Load a capture, every field checked; returns an exit status: OK, TRUNCATED
+ * (the whole chunks before the cut are used), BADFILE (not a capture, or a
+ * corrupt one: the error says which chunk and field) or FAIL.  _mem reads
+ * len bytes at data, which must outlive c; path names them in errors.
+ */
 int xdt_capture_load(struct xdt_capture *c, const char *path);
+int xdt_capture_load_mem(struct xdt_capture *c, const void *data, size_t len,
+                         const char *path);
 int xdt_capture_iterate(const struct xdt_capture *c,
                         int (*fn)(const struct xdt_event *e, void *arg),
                         void *arg);
@@ -171,6 +180,8 @@ void xdt_context(const struct xdt_record *r, char *buf, size_t len);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int xdt_report_print(const struct xdt_capture *c, const struct xdt_names *n,
+                     bool ns);
 int export_json(const struct xdt_capture *c, const struct xdt_names *n,
                 const char *out);
 int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
