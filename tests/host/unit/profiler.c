@@ -26,7 +26,7 @@
 void dyntrace_stack_reset(void);
 
 /* Each CPU's simulated stack: return slots, the outermost call's highest. */
-static unsigned long stacks[NCPUS][16];
+static unsigned long stacks[NR_CPUS][16];
 
 #define SLOT(cpu, depth) (&stacks[cpu][15 - (depth)])
 
@@ -42,16 +42,22 @@ static bool profile_on(const char *filter)
     return !r1 && !r2;
 }
 
+/* Where a call of fn returns to: into the next function, its caller. */
+static unsigned long ret_of(unsigned int fn)
+{
+    return img_addr((fn + 1) % img_nfuncs()) + 0x11;
+}
+
 /*
- * A call of function fn on cpu by v, its return address (into function
- * fn + 1) waiting at slot.  True if its return was hooked.
+ * A call of function fn on cpu by v, its return address waiting at slot.
+ * True if its return was hooked.
  */
 static bool call_at(unsigned int cpu, struct vcpu *v, unsigned int fn,
                     unsigned long *slot)
 {
     struct stub_ctx ctx = stub_ctx_enter(cpu, v, true);
 
-    *slot = img_addr(fn + 1) + 0x11;
+    *slot = ret_of(fn);
     dyntrace_dispatch(img_addr(fn), *slot, slot);
     stub_ctx_restore(ctx);
 
@@ -70,7 +76,7 @@ static bool return_at(unsigned int cpu, struct vcpu *v, unsigned int fn,
 
     stub_ctx_restore(ctx);
 
-    return ret == img_addr(fn + 1) + 0x11;
+    return ret == ret_of(fn);
 }
 
 /*
@@ -218,4 +224,153 @@ void t_profile_returned(void)
        "its caller abandoned by a switch to idle with its hit alone, both "
        "under the domain that made them");
     free(dom);
+}
+
+/*
+ * A call of fn on cpu by v that returns after ns (the clock moved on as
+ * much meanwhile); true if it was hooked and got its return address back.
+ */
+static bool timed_call(unsigned int cpu, struct vcpu *v, unsigned int fn,
+                       s_time_t ns)
+{
+    bool good = call_at(cpu, v, fn, SLOT(cpu, 0));
+
+    stub_advance_to(stub_now_ns + ns);
+
+    return return_at(cpu, v, fn, SLOT(cpu, 0)) && good;
+}
+
+/* ---- Defect 9: trace_stat/domains past a table's worth of pairs ---- */
+
+#define TRIM_CPUS  8            /* NR_CPUS of the functional builds */
+#define TRIM_DOMS  5            /* domains on each of CPUs 0-6 */
+#define TRIM_FNS   IMG_MAX_FUNCS
+
+/* The rows of text whose domain column is dom (NULL: every row). */
+static unsigned int count_rows(const char *text, const char *dom)
+{
+    const char *p;
+    unsigned int n = 0;
+
+    for ( p = text; *p; p = *p ? p + 1 : p )
+    {
+        char d[16];
+
+        if ( *p != '#' && *p != ' ' )
+            break;
+        if ( *p == ' ' && sscanf(p, "%15s", d) == 1 && strcmp(d, "Domain") &&
+             strcmp(d, "------") && (!dom || !strcmp(d, dom)) )
+            n++;
+        p = strchrnul(p, '\n');
+    }
+
+    return n;
+}
+
+void t_profile_trim(void)
+{
+    static struct domain doms[7 * TRIM_DOMS];
+    static struct vcpu vcpus[7 * TRIM_DOMS];
+    unsigned int cpu, d, f, k, idle_ok = 0;
+    struct stat_row r;
+    char *text, name[16];
+    bool good;
+
+    boot(TRIM_CPUS, TRIM_FNS);
+    good = profile_on("*");
+    /*
+     * CPUs 0-6: domains 5c+1 to 5c+5 call each function once, pair k (of
+     * 4480) lasting 100 + k ns.  CPU 0's idle vCPU calls function 0 for
+     * 1 ns: the cheapest pair once CPU 6's table makes the pairs more than
+     * 4096.  CPU 7's idle vCPU calls each function for 1 ms: 128 pairs
+     * costlier than any other (function 0's with CPU 0's call too).
+     */
+    for ( d = 0; d < 7 * TRIM_DOMS; d++ )
+    {
+        doms[d].domain_id = d + 1;
+        vcpus[d].domain = &doms[d];
+        cpu = d / TRIM_DOMS;
+        for ( f = 0; f < TRIM_FNS; f++ )
+            good &= timed_call(cpu, &vcpus[d], f, 100 + d * TRIM_FNS + f);
+    }
+    good &= timed_call(0, stub_idle_vcpu(0), 0, 1);
+    for ( f = 0; f < TRIM_FNS; f++ )
+        good &= timed_call(7, stub_idle_vcpu(7), f, 1000000);
+    ok(good, "profile: 4609 timed calls of 4609 pairs on 8 CPUs");
+
+    text = tool_read("trace_stat/domains");
+    good = text && strstr(text, "hits missed (table full): 0, ");
+    for ( f = 0; text && f < TRIM_FNS; f++ )
+        idle_ok += find_row(text, "<idle>", img_name(f), &r) &&
+                   r.hits == (f ? 1 : 2) &&
+                   !strcmp(r.time, f ? "1000.000" : "1000.001");
+    good &= idle_ok == TRIM_FNS;
+    ok(good, "profile: trace_stat/domains past 4096 pairs keeps the costliest: "
+       "idle's 128 (id 32767) all shown (%u), function 0's with the hit and "
+       "the 1 ns of the CPU whose table was cut before (2 hits, 1000.001 us)",
+       idle_ok);
+    if ( !good && text )
+        diag("%.600s", text);
+
+    /* Cut: the 512 cheapest domain pairs (612 ns the cheapest kept). */
+    good = text && count_rows(text, NULL) == 4096 &&
+           count_rows(text, "<idle>") == TRIM_FNS &&
+           strstr(text, "pairs past 4096 not shown (the cheapest), their "
+                  "hits: 512, ");
+    for ( k = 511; good && k <= 512; k++ )
+    {
+        snprintf(name, sizeof(name), "d%u", k / TRIM_FNS + 1);
+        good = find_row(text, name, img_name(k % TRIM_FNS), &r) == (k == 512);
+        if ( !good )
+            diag("pair %u (%s %s, %u ns): %s", k, name,
+                 img_name(k % TRIM_FNS), 100 + k,
+                 k == 512 ? "not shown" : "shown");
+    }
+    ok(good, "profile: the pairs cut are the 512 cheapest by Time, whatever "
+       "their domain, and the header gives their hits (not as missed)");
+    free(text);
+}
+
+/* ---- Defect 9: s^2 of long calls ---- */
+
+void t_profile_variance(void)
+{
+    struct vcpu *d1 = stub_guest_vcpu(1, 0);
+    struct stat_row r;
+    char *dom, *cpu1;
+    bool good;
+
+    boot(NCPUS, NF);
+    good = profile_on("gfunc_002");
+    /*
+     * d1's calls of 1, 6 (CPU 1), 2 and 3 s (CPU 2): their squares sum to
+     * 5 * 10^19 ns^2, past 2^64 (6 s alone squares past it); on CPU 1,
+     * 3.7 * 10^19.  s^2 = ((2 s)^2 + (1 s)^2 + 0 + (3 s)^2) / 3 =
+     * 4.666... 10^18 ns^2; CPU 1's: 2 * (2.5 s)^2 / 1 = 1.25 * 10^19 ns^2.
+     */
+    good &= timed_call(1, d1, 2, SECONDS(1)) &&
+            timed_call(1, d1, 2, SECONDS(6)) &&
+            timed_call(2, d1, 2, SECONDS(2)) &&
+            timed_call(2, d1, 2, SECONDS(3));
+    dom = tool_read("trace_stat/domains");
+    cpu1 = tool_read("trace_stat/function1");
+    good &= dom && cpu1 && find_row(dom, "d1", img_name(2), &r) &&
+            r.hits == 4 && !strcmp(r.time, "12000000.000") &&
+            !strcmp(r.avg, "3000000.000") &&
+            !strcmp(r.s2, "4666666666666.666");
+    if ( good )
+        diag("d1 %s: %llu hits, %s us, avg %s us, s^2 %s us^2", img_name(2),
+             r.hits, r.time, r.avg, r.s2);
+    else
+        diag("%s", dom ? dom : "(no trace_stat/domains)");
+    ok(good, "profile: s^2 of calls of 1, 6, 2 and 3 s on 2 CPUs (squares "
+       "past 2^64): 4666666666666.666 us^2, exact");
+    good = cpu1 && find_row(cpu1, NULL, img_name(2), &r) && r.hits == 2 &&
+           !strcmp(r.s2, "12500000000000.000");
+    if ( !good )
+        diag("%s", cpu1 ? cpu1 : "(no trace_stat/function1)");
+    ok(good, "profile: function1's s^2 of its 1 and 6 s calls: "
+       "12500000000000.000 us^2");
+    free(dom);
+    free(cpu1);
 }

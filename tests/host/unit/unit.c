@@ -419,6 +419,8 @@ static const struct test tests[] = {
     { "functional", "functions-addrs", t_functions_addrs },
     { "functional", "profile-abandoned", t_profile_abandoned },
     { "functional", "profile-returned", t_profile_returned },
+    { "functional", "profile-trim", t_profile_trim },
+    { "functional", "profile-variance", t_profile_variance },
     { "scale", "scale", t_scale },
 };
 

@@ -112,5 +112,7 @@ void t_scale(void);
 /* profiler.c */
 void t_profile_abandoned(void);
 void t_profile_returned(void);
+void t_profile_trim(void);
+void t_profile_variance(void);
 
 #endif

@@ -39,7 +39,9 @@
  *     readers take no lock.  A CPU without one counts nothing.
  * P6  A table holds PROF_SLOTS (function, domain) pairs; a hit of a pair
  *     that finds no room within PROF_PROBES slots is counted as missed,
- *     and the readers show that count.
+ *     and the readers show that count.  trace_stat/domains shows the
+ *     PROF_SLOTS costliest pairs of all tables, and the hits of the others
+ *     (profile_print_domains()).
  * P7  A call is profiled only on a CPU up for tracing (dt_ring_cpu_ready():
  *     current set, per-CPU data live); one that began there is counted at
  *     its end wherever that CPU is then, under the domain that made it:
@@ -88,8 +90,8 @@ struct prof_slot {
     uint64_t timed;             /* returns timed (hits whose return hooked) */
     uint64_t sampled;           /* P8: hits left untimed by the sampling */
     uint64_t time;              /* ns, entry to return */
-    uint64_t time_sq;           /* ns^2 */
-    uint64_t unused;            /* 64 bytes: one cache line, one shift */
+    uint64_t time_sq;           /* ns^2: the low 64 bits of the sum */
+    uint64_t time_sq_hi;        /* and the high ones (add_sq()) */
 };
 
 struct prof_table {
@@ -227,6 +229,40 @@ static always_inline struct prof_slot *table_slot(struct prof_table *t,
     return &t->s[i];
 }
 
+/* (*hi:*lo) += (ahi:alo): a sum of 128 bits in two words. */
+static always_inline void add_128(uint64_t *lo, uint64_t *hi, uint64_t alo,
+                                  uint64_t ahi)
+{
+    *lo += alo;
+    *hi += ahi + (*lo < alo);
+}
+
+/* add_sq() of a call of 2^32 ns or more, whose square takes 128 bits. */
+static void noinline add_sq_wide(struct prof_slot *s, uint64_t ns)
+{
+    unsigned __int128 sq = (unsigned __int128)ns * ns;
+
+    add_128(&s->time_sq, &s->time_sq_hi, sq, sq >> 64);
+}
+
+/*
+ * s^2's sum of the squares of the times, ns^2, in 128 bits.  64 wrapped
+ * after about 1.8 * 10^7 calls of a millisecond (10^12 each); 128 hold
+ * 2^128 / 10^18, 3.4 * 10^20, calls of a second each: no count a slot can
+ * reach in practice.  The usual call, under 2^32 ns (4.3 s), squares in
+ * 64 bits; a longer one goes out of line.  Timed calls only: the untimed
+ * call's path (count_entry()) is not changed.
+ */
+static always_inline void add_sq(struct prof_slot *s, uint64_t ns)
+{
+    uint64_t sq;
+
+    if ( likely(!__builtin_mul_overflow(ns, ns, &sq)) )
+        add_128(&s->time_sq, &s->time_sq_hi, sq, 0);
+    else
+        add_sq_wide(s, ns);
+}
+
 /*
  * A hooked call of ip by domid on cpu that began in generation gen ends
  * (P4): its hit, and if it returned, its time (raw clock ticks, delta).
@@ -252,7 +288,7 @@ static always_inline void count(unsigned int cpu, unsigned long ip,
     {
         s->timed++;
         s->time += ns;
-        s->time_sq += ns * ns;
+        add_sq(s, ns);
     }
     slot_end(s);
 }
@@ -546,7 +582,7 @@ static struct notifier_block cpu_nfb = {
 struct prof_row {
     unsigned long ip;
     domid_t domid;
-    uint64_t hits, timed, sampled, time, time_sq;
+    uint64_t hits, timed, sampled, time, time_sq, time_sq_hi;
 };
 
 /* P2: a consistent copy of one slot. */
@@ -564,6 +600,7 @@ static void copy_slot(struct prof_row *r, const struct prof_slot *s)
         r->sampled = s->sampled;
         r->time = s->time;
         r->time_sq = s->time_sq;
+        r->time_sq_hi = s->time_sq_hi;
         smp_rmb();
     } while ( (seq & 1) || seq != ACCESS_ONCE(s->seq) );
 }
@@ -684,6 +721,16 @@ static void sort_rows(struct prof_row *rows, unsigned int n,
     }
 }
 
+/* Add the counts of row r to those of row to (of the same key). */
+static void add_row(struct prof_row *to, const struct prof_row *r)
+{
+    to->hits += r->hits;
+    to->timed += r->timed;
+    to->sampled += r->sampled;
+    to->time += r->time;
+    add_128(&to->time_sq, &to->time_sq_hi, r->time_sq, r->time_sq_hi);
+}
+
 /*
  * Sort rows and merge those of one key (by_domain: domain and function;
  * else the function alone); returns how many are left.
@@ -700,13 +747,7 @@ static unsigned int merge_rows(struct prof_row *rows, unsigned int n,
     for ( i = 0; i < n; i++ )
     {
         if ( m && !cmp_key(&rows[m - 1], &rows[i]) )
-        {
-            rows[m - 1].hits += rows[i].hits;
-            rows[m - 1].timed += rows[i].timed;
-            rows[m - 1].sampled += rows[i].sampled;
-            rows[m - 1].time += rows[i].time;
-            rows[m - 1].time_sq += rows[i].time_sq;
-        }
+            add_row(&rows[m - 1], &rows[i]);
         else
             rows[m++] = rows[i];
     }
@@ -724,6 +765,54 @@ static void print_us(struct dyntrace_text *t, unsigned long max,
     snprintf(num, sizeof(num), "%lu.%03lu us", (unsigned long)(ns / 1000),
              (unsigned long)(ns % 1000));
     dyntrace_text_printf(t, max, "  %*s", width, num);
+}
+
+/*
+ * x / d, d not 0, with 64-bit divisions and a long division of the rest
+ * one bit at a time: Xen has no helper for a 128-bit division.
+ */
+static unsigned __int128 div_128(unsigned __int128 x, uint64_t d)
+{
+    uint64_t hi = x >> 64, lo = x, rem = hi % d, q = 0;
+    unsigned int i;
+
+    /* (rem:lo) / d, rem < d: the quotient fits in 64 bits. */
+    for ( i = 0; i < 64; i++ )
+    {
+        bool carry = rem >> 63;
+
+        rem = (rem << 1) | (lo >> 63);
+        lo <<= 1;
+        q <<= 1;
+        if ( carry || rem >= d )
+        {
+            rem -= d;
+            q |= 1;
+        }
+    }
+
+    return ((unsigned __int128)(hi / d) << 64) | q;
+}
+
+/*
+ * The sample variance of r's timed calls, ns^2 (r->timed > 0): sum(x^2)/n
+ * - avg^2, times n/(n-1), in 128 bits as the sum is kept (add_sq()).
+ */
+static unsigned __int128 row_var(const struct prof_row *r)
+{
+    unsigned __int128 sum = ((unsigned __int128)r->time_sq_hi << 64) |
+                            r->time_sq;
+    uint64_t avg = r->time / r->timed;
+    unsigned __int128 v, avg_sq = (unsigned __int128)avg * avg;
+
+    if ( r->timed < 2 )
+        return 0;
+    v = div_128(sum, r->timed);
+    if ( v <= avg_sq )
+        return 0;
+    v -= avg_sq;
+
+    return v + div_128(v, r->timed - 1);
 }
 
 /*
@@ -757,34 +846,33 @@ static void print_row(struct dyntrace_text *t, unsigned long max,
     print_us(t, max, row_time(r), 16);
     if ( r->timed )
     {
-        uint64_t avg = r->time / r->timed, var = 0;
-
-        /* Sample variance, ns^2: v = sum(x^2)/n - avg^2, times n/(n-1). */
-        if ( r->timed > 1 && r->time_sq / r->timed > avg * avg )
-        {
-            var = r->time_sq / r->timed - avg * avg;
-            var += var / (r->timed - 1);
-        }
-        print_us(t, max, avg, 14);
         /* ns^2 to us^2, three decimals. */
-        dyntrace_text_printf(t, max, "  %9lu.%03lu us^2\n",
-                             (unsigned long)(var / 1000000),
-                             (unsigned long)(var % 1000000 / 1000));
+        unsigned __int128 ns2 = row_var(r), us2 = div_128(ns2, 1000000);
+
+        print_us(t, max, r->time / r->timed, 14);
+        /* 2^64 us^2 or more (a deviation of 71 minutes): said so. */
+        if ( us2 >> 64 )
+            dyntrace_text_printf(t, max, "  %14s\n", "overflow");
+        else
+            dyntrace_text_printf(t, max, "  %9lu.%03lu us^2\n",
+                                 (unsigned long)us2,
+                                 (unsigned long)(ns2 - us2 * 1000000) / 1000);
     }
     else
         dyntrace_text_printf(t, max, "  %14s  %14s\n", "-", "-");
 }
 
 /* Room for the header lines. */
-#define PROF_HEADER_MAX 512
+#define PROF_HEADER_MAX 640
 
 /*
  * The text of rows: exact in size, the lines measured first (a line's
- * symbol is cached by then, so both passes print the same).
+ * symbol is cached by then, so both passes print the same).  trimmed (NULL:
+ * none were): the hits of the pairs not shown.
  */
 static int print_rows(struct dyntrace_text *t, const struct prof_row *rows,
                       unsigned int n, bool domain, const char *cpus,
-                      uint64_t missed)
+                      uint64_t missed, const uint64_t *trimmed)
 {
     struct sym_caches *c = xzalloc(struct sym_caches);
     unsigned long max = PROF_HEADER_MAX;
@@ -813,6 +901,10 @@ static int print_rows(struct dyntrace_text *t, const struct prof_row *rows,
         dyntrace_text_printf(t, max,
             "# profiler: %s, %s, hits missed (table full): %"PRIu64 ", ",
             dt_profiler_is_active() ? "on" : "off", cpus, missed);
+        if ( trimmed )
+            dyntrace_text_printf(t, max,
+                "pairs past %u not shown (the cheapest), their hits: %"PRIu64
+                ", ", PROF_SLOTS, *trimmed);
         if ( timing )
             dyntrace_text_printf(t, max,
                 "timed: %"PRIu64" of %"PRIu64" calls (the first %u of each"
@@ -850,22 +942,87 @@ static int cf_check profile_print_cpu(struct dyntrace_text *t,
     n = copy_table(rows, cpu, &missed);
     n = merge_rows(rows, n, false);
     snprintf(label, sizeof(label), "CPU %u", cpu);
-    rc = print_rows(t, rows, n, false, label, missed);
+    rc = print_rows(t, rows, n, false, label, missed, NULL);
     vfree(rows);
 
     return rc;
 }
 
+/* The row of key's pair in rows, n of them sorted by cmp_key; or NULL. */
+static struct prof_row *row_of(struct prof_row *rows, unsigned int n,
+                               const struct prof_row *key)
+{
+    unsigned int lo = 0, hi = n;
+
+    while ( lo < hi )
+    {
+        unsigned int mid = lo + (hi - lo) / 2;
+        int c = cmp_key(&rows[mid], key);
+
+        if ( !c )
+            return &rows[mid];
+        if ( c < 0 )
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+
+    return NULL;
+}
+
+/*
+ * trace_stat/domains' second pass, when the pairs of every table were more
+ * than PROF_SLOTS: rows[0..n) are those kept by the first, the costliest as
+ * it merged the tables one by one (a pair cut after an early table may have
+ * come back with a later table's counts alone).  Count them again, from
+ * every table, each with its whole counts; *trimmed gets the hits of the
+ * others, *missed the tables' misses again.  rows has room for PROF_SLOTS
+ * more.
+ */
+static void recount(struct prof_row *rows, unsigned int n,
+                    const cpumask_t *cpus, uint64_t *missed,
+                    uint64_t *trimmed)
+{
+    struct prof_row *copy = rows + n, *r;
+    unsigned int cpu, i, m;
+
+    sort_rows(rows, n, cmp_key);
+    for ( i = 0; i < n; i++ )
+    {
+        r = &rows[i];
+        r->hits = r->timed = r->sampled = r->time = 0;
+        r->time_sq = r->time_sq_hi = 0;
+    }
+    *missed = *trimmed = 0;
+    for_each_cpu ( cpu, cpus )
+    {
+        m = copy_table(copy, cpu, missed);
+        for ( i = 0; i < m; i++ )
+        {
+            r = row_of(rows, n, &copy[i]);
+            if ( r )
+                add_row(r, &copy[i]);
+            else
+                *trimmed += copy[i].hits;
+        }
+    }
+    sort_rows(rows, n, cmp_domain_cost);
+}
+
 /*
  * trace_stat/domains: every table, by domain and function.  The CPUs are
- * those with a table (the set only grows, P5), copied once.
+ * those with a table (the set only grows, P5), copied once.  Past
+ * PROF_SLOTS pairs, the costliest are shown (cmp_cost: by Time, as ftrace
+ * sorts), counted exactly (recount()), and the header gives the hits of
+ * the others: the pairs are cut by cost, whatever their domain.
  */
 static int cf_check profile_print_domains(struct dyntrace_text *t)
 {
     struct prof_row *rows;
     cpumask_t cpus;
     unsigned int cpu, n = 0, nr = 0;
-    uint64_t missed = 0;
+    uint64_t missed = 0, trimmed = 0;
+    bool trim = false;
     char label[24];
     int rc;
 
@@ -880,16 +1037,18 @@ static int cf_check profile_print_domains(struct dyntrace_text *t)
         n += copy_table(rows + n, cpu, &missed);
         n = merge_rows(rows, n, true);
         nr++;
-        /* Pairs beyond one table's worth: counted as missed. */
+        /* Pairs beyond one table's worth: the cheapest cut. */
         if ( n > PROF_SLOTS )
         {
-            sort_rows(rows, n, cmp_domain_cost);
-            for ( ; n > PROF_SLOTS; n-- )
-                missed += rows[n - 1].hits;
+            sort_rows(rows, n, cmp_cost);
+            n = PROF_SLOTS;
+            trim = true;
         }
     }
+    if ( trim )
+        recount(rows, n, &cpus, &missed, &trimmed);
     snprintf(label, sizeof(label), "CPUs: %u", nr);
-    rc = print_rows(t, rows, n, true, label, missed);
+    rc = print_rows(t, rows, n, true, label, missed, trim ? &trimmed : NULL);
     vfree(rows);
 
     return rc;
