@@ -1076,6 +1076,42 @@ void t_error_log(void)
     ok(good, "error_log: writing \"\" clears it");
 }
 
+/* Defect 10 (second review): -EDOM is a wrong size, said per file type. */
+void t_error_log_sizes(void)
+{
+    const uint64_t kb = 64;
+    const uint16_t depth = 2, on = 1;
+    const uint8_t thresh = 1;
+    long rc[4];
+    char *log;
+    bool good;
+
+    boot(NCPUS, NF);
+    rc[0] = tool_write_raw("buffer_size_kb", &kb, sizeof(kb));
+    rc[1] = tool_write_raw("max_graph_depth", &depth, sizeof(depth));
+    rc[2] = tool_write_raw("tracing_thresh", &thresh, sizeof(thresh));
+    rc[3] = tool_write_raw("tracing_on", &on, sizeof(on));
+    log = tool_read("error_log");
+    good = rc[0] == -EDOM && rc[1] == -EDOM && rc[2] == -EDOM &&
+           rc[3] == -EDOM && log &&
+           strstr(log, "] buffer_size_kb: (8 bytes): not a 32-bit unsigned "
+                       "integer (4 bytes) (-33)\n") &&
+           strstr(log, "] max_graph_depth: (2 bytes): not a 32-bit unsigned "
+                       "integer (4 bytes) (-33)\n") &&
+           strstr(log, "] tracing_thresh: (1 bytes): not a 32-bit unsigned "
+                       "integer (4 bytes) (-33)\n") &&
+           strstr(log, "] tracing_on: (2 bytes): not a boolean (1 byte) "
+                       "(-33)\n");
+    if ( !good )
+        diag("writes: %ld %ld %ld %ld; error_log:\n%s", rc[0], rc[1], rc[2],
+             rc[3], log ? log : "(error)");
+    free(log);
+    ok(good, "error_log: a write of the wrong size says what the file takes: "
+       "buffer_size_kb (8 bytes), max_graph_depth (2), tracing_thresh (1) "
+       "not a 32-bit unsigned integer (4 bytes), tracing_on (2) not a "
+       "boolean (1 byte), each -EDOM");
+}
+
 void t_enabled_functions(void)
 {
     char *s;

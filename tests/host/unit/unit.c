@@ -410,6 +410,7 @@ static const struct test tests[] = {
     { "functional", "rollback-fails", t_rollback_fails },
     { "functional", "filter-language", t_filter_language },
     { "functional", "error-log", t_error_log },
+    { "functional", "error-log-sizes", t_error_log_sizes },
     { "functional", "enabled-functions", t_enabled_functions },
     { "functional", "scope", t_scope },
     { "functional", "scope-cpu-not-ready", t_scope_cpu_not_ready },

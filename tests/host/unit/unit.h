@@ -101,6 +101,7 @@ void t_rollback(void);
 void t_rollback_fails(void);
 void t_filter_language(void);
 void t_error_log(void);
+void t_error_log_sizes(void);
 void t_enabled_functions(void);
 void t_scope(void);
 void t_scope_cpu_not_ready(void);

@@ -555,25 +555,35 @@ static DEFINE_SPINLOCK(errlog_lock);
 static char errlog[ERRLOG_ENTRIES][ERRLOG_LINE];
 static unsigned int errlog_next, errlog_count;
 
+/*
+ * Why a write failed, by its error and the file's type (0: any type; a
+ * directory, type 0, takes no write): the first row that fits.  -EDOM is a
+ * write of another size than the file's type has (bool_write(),
+ * uint_write(), bufsize_write()).
+ */
 static const struct {
     int rc;
+    unsigned int type;
     const char *why;
 } errlog_why[] = {
-    { -ENOENT,  "no such function, or a pattern that matches none" },
-    { -EPERM,   "not traceable, or not permitted" },
-    { -EEXIST,  "rewritten by a livepatch" },
-    { -EINVAL,  "invalid value" },
-    { -ENOSPC,  "longer than the file takes" },
-    { -ENODATA, "no function to trace" },
-    { -EBUSY,   "another operation in progress, or the set changed" },
-    { -EDOM,    "not a boolean" },
-    { -EACCES,  "permission denied" },
-    { -ENOMEM,  "out of memory" },
-    { -EFAULT,  "bad address" },
-    { -EOPNOTSUPP, "not supported" },
+    { -ENOENT,  0, "no such function, or a pattern that matches none" },
+    { -EPERM,   0, "not traceable, or not permitted" },
+    { -EEXIST,  0, "rewritten by a livepatch" },
+    { -EINVAL,  0, "invalid value" },
+    { -ENOSPC,  0, "longer than the file takes" },
+    { -ENODATA, 0, "no function to trace" },
+    { -EBUSY,   0, "another operation in progress, or the set changed" },
+    { -EDOM,    XEN_HYPFS_TYPE_BOOL, "not a boolean (1 byte)" },
+    { -EDOM,    XEN_HYPFS_TYPE_UINT,
+      "not a 32-bit unsigned integer (4 bytes)" },
+    { -EDOM,    0, "not the size of the file's type" },
+    { -EACCES,  0, "permission denied" },
+    { -ENOMEM,  0, "out of memory" },
+    { -EFAULT,  0, "bad address" },
+    { -EOPNOTSUPP, 0, "not supported" },
 };
 
-static void errlog_add(const char *file, int rc, unsigned int ulen)
+static void errlog_add(const struct dt_file *f, int rc, unsigned int ulen)
 {
     const char *why = "error";
     char word[BAD_WORD_MAX + 16];
@@ -581,8 +591,12 @@ static void errlog_add(const char *file, int rc, unsigned int ulen)
     unsigned int i;
 
     for ( i = 0; i < ARRAY_SIZE(errlog_why); i++ )
-        if ( errlog_why[i].rc == rc )
+        if ( errlog_why[i].rc == rc &&
+             (!errlog_why[i].type || errlog_why[i].type == f->type) )
+        {
             why = errlog_why[i].why;
+            break;
+        }
     if ( bad_word[0] )
         snprintf(word, sizeof(word), "'%s'", bad_word);
     else
@@ -592,7 +606,8 @@ static void errlog_add(const char *file, int rc, unsigned int ulen)
     snprintf(errlog[errlog_next], ERRLOG_LINE,
              "[%5lu.%06lu] %s: %s: %s (%d)\n",
              (unsigned long)(now / SECONDS(1)),
-             (unsigned long)((now % SECONDS(1)) / 1000), file, word, why, rc);
+             (unsigned long)((now % SECONDS(1)) / 1000), f->name, word, why,
+             rc);
     errlog_next = (errlog_next + 1) % ERRLOG_ENTRIES;
     if ( errlog_count < ERRLOG_ENTRIES )
         errlog_count++;
@@ -1011,7 +1026,7 @@ static int cf_check logged_write(struct hypfs_entry_leaf *leaf,
     bad_word[0] = '\0';
     rc = f->write(leaf, uaddr, ulen);
     if ( rc < 0 )
-        errlog_add(f->name, rc, ulen);
+        errlog_add(f, rc, ulen);
 
     return rc;
 }
