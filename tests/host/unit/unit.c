@@ -414,6 +414,8 @@ static const struct test tests[] = {
     { "functional", "enabled-functions", t_enabled_functions },
     { "functional", "scope", t_scope },
     { "functional", "scope-cpu-not-ready", t_scope_cpu_not_ready },
+    { "functional", "return-wait-queue", t_return_wait_queue },
+    { "functional", "return-backtrace", t_return_backtrace },
     { "functional", "buffer-size", t_buffer_size },
     { "functional", "trace-pipe", t_trace_pipe },
     { "functional", "per-cpu", t_per_cpu },

@@ -105,6 +105,9 @@ void t_error_log_sizes(void);
 void t_enabled_functions(void);
 void t_scope(void);
 void t_scope_cpu_not_ready(void);
+/* returns.c */
+void t_return_wait_queue(void);
+void t_return_backtrace(void);
 void t_buffer_size(void);
 void t_trace_pipe(void);
 void t_per_cpu(void);

@@ -36,6 +36,9 @@
  *     the return each owner's hook runs once.  A claim takes only the top
  *     entry, and only if it is of the same frame and function: a tail
  *     call's callee, of its caller's frame but another function, pushes.
+ * R9  A stack that is saved and later copied back (x86's wait queues)
+ *     holds no diverted return: each is given back to its slot first
+ *     (dyntrace_stack_unhook()), its entry dropped as abandoned.
  *
  * The stacks are per CPU (x86: a pCPU's stack is reset, never carried to
  * another one) or per vCPU (Arm, ARCH_DYNTRACE_RET_PER_VCPU: each vCPU
@@ -55,6 +58,7 @@
 #include <asm/system.h>
 
 #include "return.h"
+#include "ring.h"
 
 static dt_ret_hook_t *ret_hooks[DT_RET_NR_HOOKS];
 atomic_t dt_ret_overflows, dt_ret_abandoned;
@@ -147,7 +151,73 @@ void dyntrace_stack_reset(void)
         abandon(st, st->depth);
     local_irq_restore(flags);
 }
+
+/*
+ * x86's wait queues (common/wait.c): __prepare_to_wait() is about to save
+ * this CPU's stack, from its own frame to the top, and schedule() away;
+ * R7 then empties the return stack, and check_wakeup_from_wait() copies
+ * the saved frames back later.  A slot still diverted in that copy would
+ * return through the trampoline with no entry (R3's panic), or find
+ * another call's entry at the same frame.  So every return waiting here is
+ * given back to its slot first (R9), top down so that a tail call's caller
+ * (R5) restores the address last, and dropped as abandoned: its return is
+ * not seen.  A slot that no longer holds the trampoline is of a frame gone
+ * (R2): left alone.
+ */
+void dyntrace_stack_unhook(void)
+{
+    struct dt_ret_stack *st = dt_ret_stack(smp_processor_id());
+    unsigned long flags;
+
+    ASSERT(!arch_dyntrace_in_nmi());
+
+    local_irq_save(flags);
+    for ( ; st->depth; st->depth-- )
+    {
+        const struct dt_ret_entry *e = &st->e[st->depth - 1];
+        unsigned long *slot = (unsigned long *)e->frame;
+
+        if ( *slot == (unsigned long)dyntrace_return_trampoline )
+            *slot = e->ret;
+        abandon(st, st->depth);
+    }
+    local_irq_restore(flags);
+}
 #endif
+
+/*
+ * For backtraces (x86's _show_trace(), Arm's show_trace()): the return
+ * address that a hooked slot's trampoline address stands for.  Reads only,
+ * so that it works in any context (an NMI's watchdog dump, a panic): the
+ * deepest entry of the slot's frame, then below it while a tail call (R5)
+ * left the trampoline as the original return address.  Anything else, or
+ * a CPU not up for tracing (Arm: whose current may not be set), is
+ * returned as it is.
+ */
+unsigned long dyntrace_ret_addr(unsigned long addr, const void *slot)
+{
+    const unsigned long tramp = (unsigned long)dyntrace_return_trampoline;
+    const struct dt_ret_stack *st;
+    unsigned int d;
+
+    if ( addr != tramp || !dt_ring_cpu_ready(smp_processor_id()) )
+        return addr;
+    st = dt_ret_stack(smp_processor_id());
+    if ( !st )
+        return addr;
+    for ( d = ACCESS_ONCE(st->depth); d; d-- )
+        if ( arch_dyntrace_ret_frame_is(st->e[d - 1].frame, slot) )
+            break;
+    while ( d && st->e[d - 1].ret == tramp )
+    {
+        /* R5: the caller's entry, of the same frame, is just below. */
+        if ( d < 2 || st->e[d - 2].frame != st->e[d - 1].frame )
+            return addr;
+        d--;
+    }
+
+    return d ? st->e[d - 1].ret : addr;
+}
 
 /* dt_ret_live_depth()'s unusual case: R2 and R5. */
 unsigned int dt_ret_drop_gone(struct dt_ret_stack *st,

@@ -135,6 +135,19 @@ void dyntrace_return_trampoline(void);
 unsigned long dyntrace_return(unsigned long frame);
 /* 0 if returns can be hooked now, or an error and why. */
 int arch_dyntrace_return_usable(const char **why);
+/*
+ * For backtraces: addr, a return address read from a stack at slot (x86:
+ * the return slot; Arm: a frame record's x30), or, if it is the return
+ * trampoline's, the original return address it stands for.
+ */
+unsigned long dyntrace_ret_addr(unsigned long addr, const void *slot);
+#ifndef ARCH_DYNTRACE_RET_PER_VCPU
+/*
+ * Where a CPU's stack is saved and later copied back (x86's wait queues):
+ * give every diverted return address on it back to its slot.
+ */
+void dyntrace_stack_unhook(void);
+#endif
 #ifdef ARCH_DYNTRACE_RET_PER_VCPU
 /*
  * Where each vCPU keeps a stack of its own across context switches (Arm),
@@ -190,6 +203,16 @@ static inline int dyntrace_vcpu_init(struct vcpu *v)
 }
 
 static inline void dyntrace_vcpu_destroy(struct vcpu *v)
+{
+}
+
+static inline unsigned long dyntrace_ret_addr(unsigned long addr,
+                                              const void *slot)
+{
+    return addr;
+}
+
+static inline void dyntrace_stack_unhook(void)
 {
 }
 

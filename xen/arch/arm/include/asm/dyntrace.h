@@ -57,6 +57,21 @@
     { DYNTRACE_LE32(DYNTRACE_INSN_MOV_X9_X30),    \
       DYNTRACE_LE32(DYNTRACE_INSN_NOP) }
 
+/*
+ * A backtrace found a return address at slot, the x30 word of a frame
+ * record (x29, x30): is the hooked return whose frame is frame (above)
+ * the one of that record's function?  That function's entry stack pointer
+ * is above the record; a callee's is at or below it.  The caller asks the
+ * deepest entry first.
+ */
+static inline bool arch_dyntrace_ret_frame_is(unsigned long frame,
+                                              const void *slot)
+{
+    unsigned long record = (unsigned long)slot - 8;
+
+    return frame + DYNTRACE_RET_SLOT_BELOW_SP > record;
+}
+
 /* Arm has no NMI: the callback never runs in NMI context. */
 static inline bool arch_dyntrace_in_nmi(void)
 {

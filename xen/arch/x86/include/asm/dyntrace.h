@@ -193,6 +193,16 @@ static always_inline void arch_dyntrace_irq_restore(unsigned long flags)
 #define ARCH_DYNTRACE_RETURN 1
 
 /*
+ * A backtrace found a return address at slot: is the hooked return whose
+ * frame is frame that slot's?  On x86 the frame is the slot.
+ */
+static inline bool arch_dyntrace_ret_frame_is(unsigned long frame,
+                                              const void *slot)
+{
+    return frame == (unsigned long)slot;
+}
+
+/*
  * The clock records keep: the TSC, read in order with the code before it
  * (common/dyntrace/ring.c converts it, B14 of design.md).
  */

@@ -1,0 +1,43 @@
+# Backtraces name the callers of hooked functions (second review, defect 7):
+# with function_graph tracing do_xen_version, its return address waits on
+# the return stack and its stack slot holds the return trampoline.  The
+# xen_dyntrace_warn payload replaces xen_extra_version, which
+# do_xen_version calls, with a function that WARN()s: the call trace Xen
+# prints must show do_xen_version and its real caller, never
+# dyntrace_return_trampoline.  Xen's console is read back with console-raw.
+# On x86_64 and arm64.
+. /opt/dyntrace/tests/lib.sh
+reset_tracing
+run xenhypfs write $T/set_function_filter do_xen_version
+run xenhypfs write $T/current_tracer function_graph
+run xenhypfs write $T/tracing_on 1
+run $LP upload xen_dyntrace_warn $payload_dir/xen_dyntrace_warn.livepatch
+livepatch_retry apply xen_dyntrace_warn || fail "applying xen_dyntrace_warn"
+extra=$(cat /sys/hypervisor/version/extra)
+livepatch_retry revert xen_dyntrace_warn || fail "reverting xen_dyntrace_warn"
+run $LP unload xen_dyntrace_warn
+expect_eq "the payload's extra version" "Hello World" "$extra"
+# The graph saw the call: do_xen_version's "}" came through the trampoline.
+xenhypfs cat $T/trace >/tmp/bt.trace || fail "reading the trace"
+grep -q '} /\* do_xen_version \*/' /tmp/bt.trace || fail "no return of do_xen_version in the trace"
+reset_tracing
+
+# The call trace of the last WARN: the "[<address>]" lines after its
+# "Xen call trace:" (console lines may carry "(XEN) " and a time stamp).
+/opt/dyntrace/bin/console-raw >/tmp/bt.console || fail "reading Xen's console"
+grep -q "Xen WARN at" /tmp/bt.console || fail "no WARN on Xen's console"
+awk '/Xen WARN at/ { warn = 1 }
+     warn && /Xen call trace:/ { on = 1; tr = ""; next }
+     on && !/\[</ { on = 0; warn = 0; last = tr }
+     on { tr = tr $0 "\n" }
+     END { if (on) last = tr; printf "%s", last }' /tmp/bt.console >/tmp/bt.trace
+cat /tmp/bt.trace
+[ -s /tmp/bt.trace ] || fail "no call trace after the WARN"
+if grep -q dyntrace_return_trampoline /tmp/bt.trace; then
+    fail "the call trace shows the return trampoline instead of a caller"
+fi
+grep -q 'do_xen_version+' /tmp/bt.trace || fail "do_xen_version is not in the call trace"
+# do_xen_version's own caller (the hypercall dispatch) follows it.
+after=$(awk '/do_xen_version\+/ { f = 1; next } f && /\[</ { print; exit }' /tmp/bt.trace)
+[ -n "$after" ] || fail "no frame after do_xen_version"
+note "do_xen_version's caller: $after"
