@@ -18,6 +18,9 @@ packages=(
     # registry) in Chromium, driven by playwright-core (tests/viewers). libtracecmd.pc requires
     # libtracefs and libtraceevent, whose -dev packages Debian's libtracecmd-dev does not pull in.
     libxen-dev libtracecmd-dev libtracefs-dev libtraceevent-dev trace-cmd chromium nodejs
+    # The fuzzer of the capture reader (tests/host/test-capture-fuzz): clang's libFuzzer and
+    # sanitizer runtimes (-fsanitize=fuzzer,address,undefined).
+    libclang-rt-14-dev
 )
 # npm comes with some nodejs packages and apart in Debian's.
 command -v npm >/dev/null 2>&1 || packages+=(npm)

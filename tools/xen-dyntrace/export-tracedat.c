@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -310,6 +311,8 @@ static int page_graph(struct pager *p, const struct xdt_record *r)
 struct page_ctx {
     struct pager *pg;
     uint8_t *seen;
+    int *pids;                  /* the pids seen, in the order first seen */
+    size_t nr_pids, cap_pids;
     bool graph;
 };
 
@@ -328,8 +331,22 @@ static int page_one(const struct xdt_event *e, void *arg)
         return 0;
     }
     pid = pid_of(&e->rec);
-    if ( pid > 0 && pid < PID_LIMIT && e->rec.vcpu < 4096 )
+    if ( pid > 0 && pid < PID_LIMIT && e->rec.vcpu < 4096 &&
+         !(pc->seen[pid / 8] & (1u << (pid % 8))) )
+    {
+        if ( pc->nr_pids == pc->cap_pids )
+        {
+            size_t cap = pc->cap_pids ? 2 * pc->cap_pids : 64;
+            int *n = realloc(pc->pids, cap * sizeof(*n));
+
+            if ( !n )
+                return -1;
+            pc->pids = n;
+            pc->cap_pids = cap;
+        }
+        pc->pids[pc->nr_pids++] = pid;
         pc->seen[pid / 8] |= 1u << (pid % 8);
+    }
 
     return pc->graph ? page_graph(p, &e->rec) : page_function(p, &e->rec);
 }
@@ -375,12 +392,21 @@ static int write_dir(const char *dir, unsigned int page_size, bool graph)
     return 0;
 }
 
-/* saved_cmdlines: one task per domain/vCPU seen (bit pid of seen). */
-static int write_cmdlines(const char *dir, const uint8_t *seen)
+static int by_pid(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
+}
+
+/*
+ * saved_cmdlines: one task per domain/vCPU seen, by pid (the list of those
+ * seen, not every possible pid: there are 2^27).
+ */
+static int write_cmdlines(const char *dir, int *pids, size_t nr)
 {
     char *path;
     FILE *f;
-    int pid, bad;
+    size_t i;
+    int bad;
 
     if ( asprintf(&path, "%s/saved_cmdlines", dir) < 0 )
         return -1;
@@ -388,9 +414,11 @@ static int write_cmdlines(const char *dir, const uint8_t *seen)
     free(path);
     if ( !f )
         return -1;
-    for ( pid = 1; pid < PID_LIMIT; pid++ )
-        if ( seen[pid / 8] & (1u << (pid % 8)) )
-            fprintf(f, "%d d%uv%u\n", pid, (pid - 1) / 4096, (pid - 1) % 4096);
+    if ( nr )
+        qsort(pids, nr, sizeof(*pids), by_pid);
+    for ( i = 0; i < nr; i++ )
+        fprintf(f, "%d d%uv%u\n", pids[i], (pids[i] - 1) / 4096,
+                (pids[i] - 1) % 4096);
     bad = ferror(f);
     bad |= fclose(f);
 
@@ -495,9 +523,14 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
         }
     }
     pc.pg = pg;
-    pc.seen = calloc(PID_LIMIT / 8, 1);
-    if ( !pc.seen )
+    /* 16 MiB, of which only the pages of the pids seen are touched. */
+    pc.seen = mmap(NULL, PID_LIMIT / 8, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if ( pc.seen == MAP_FAILED )
+    {
+        pc.seen = NULL;
         goto out;
+    }
     if ( xdt_capture_iterate(c, page_one, &pc) )
         goto io;
     for ( cpu = 0; cpu < cpus; cpu++ )
@@ -510,7 +543,7 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
             goto io;
     }
 
-    if ( write_cmdlines(dir, pc.seen) )
+    if ( write_cmdlines(dir, pc.pids, pc.nr_pids) )
         goto io;
     if ( asprintf(&tmp_out, "%s.tmp", out) < 0 )
         goto out;
@@ -569,7 +602,9 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
         free(files[cpu]);
     }
     free(pg);
-    free(pc.seen);
+    if ( pc.seen )
+        munmap(pc.seen, PID_LIMIT / 8);
+    free(pc.pids);
     free(files);
     free(kallsyms);
     free(tmp_out);
