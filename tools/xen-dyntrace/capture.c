@@ -3,8 +3,9 @@
  * The capture file (docs/user-guide.md, "Capture file").  The writer appends whole
  * chunks only: a chunk that cannot be written completely is cut off again,
  * so the file always ends on a chunk boundary when record stops on an error.
- * The loader checks every header, uses every whole chunk before a truncation
- * and merges the CPUs' records by time.
+ * The loader checks every header and every record (a file may come from
+ * anywhere: what the readers index by is checked once, here), uses every
+ * whole chunk before a truncation and merges the CPUs' records by time.
  */
 #include <errno.h>
 #include <fcntl.h>

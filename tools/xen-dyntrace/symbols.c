@@ -126,7 +126,9 @@ int xdt_symtab_parse(struct xdt_symtab *t, const char *text, size_t len,
         t->nr++;
         p = nl ? nl + 1 : end;
     }
-    qsort(t->sym, t->nr, sizeof(*t->sym), by_addr);
+    /* An empty list has no array: qsort() must not be given NULL. */
+    if ( t->nr )
+        qsort(t->sym, t->nr, sizeof(*t->sym), by_addr);
 
     return 0;
 

@@ -11,7 +11,8 @@ the summary; KIND is what is wrong:
   funcs-end   the function list is the last chunk and its last line, without a newline, is a
               number that runs to the chunk's end (no name)
   funcs-text  not a capture: only such a function list's text (for tests/host/capture/symtab-guard)
-Prints what the error must say after "FILE: " (nothing for valid and funcs-text)."""
+  funcs-empty a valid capture whose function list is empty (its records are named by address)
+Prints what the error must say after "FILE: " (nothing for valid, funcs-empty and funcs-text)."""
 import struct
 import sys
 
@@ -56,6 +57,9 @@ elif kind in ("funcs-end", "funcs-text"):
     funcs += b"ffff82d040200200"
     funcs_last = True
     why = "malformed function list"
+elif kind == "funcs-empty":
+    funcs = b""
+    why = ""
 elif kind == "valid":
     why = ""
 else:
