@@ -144,7 +144,8 @@ FUNC(dyntrace_fast_graph_entry)
         /* dt_ret_push_entry(), R4: reserve the slot, then fill it. */
         lea     1(%rax), %ecx
         mov     %ecx, DT_RET_STACK_depth(%rdi)
-        lea     DT_RET_STACK_e(%rdi, %rdx), %rdi /* e: d * size still in %rdx */
+        /* e: d * size still in %rdx */
+        lea     DT_RET_STACK_e(%rdi, %rdx), %rdi
         lea     ENT_SLOT(%rsp), %rax
         mov     %rax, DT_RET_ENTRY_frame(%rdi)
         mov     (%rax), %rdx
@@ -221,7 +222,8 @@ FUNC(dyntrace_fast_graph_return)
         testb   $DT_ASM_RET_GRAPH, \
                 (DT_RET_ENTRY_owners - DT_RET_ENTRY_SIZE)(%r9)
         jz      .Lret_cold
-        btq     $DT_CTX_PENDING_BIT, (DT_RET_ENTRY_ctx - DT_RET_ENTRY_SIZE)(%r9)
+        btq     $DT_CTX_PENDING_BIT, \
+                (DT_RET_ENTRY_ctx - DT_RET_ENTRY_SIZE)(%r9)
         jnc     .Lret_reserve
         cmp     $2, %ecx
         je      1f
@@ -230,7 +232,7 @@ FUNC(dyntrace_fast_graph_return)
         jz      .Lret_cold
         btq     $DT_CTX_PENDING_BIT, \
                 (DT_RET_ENTRY_ctx - 2 * DT_RET_ENTRY_SIZE)(%r9)
-        jc      .Lret_cold                      /* more than one: graph_flush() */
+        jc      .Lret_cold              /* more than one: graph_flush() */
 1:      lea     -DT_RET_ENTRY_SIZE(%r9), %rdi
 
 .Lret_reserve:

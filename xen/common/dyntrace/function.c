@@ -67,10 +67,11 @@ const char *dt_symbol_cached(struct sym_cache *c, unsigned long addr)
     return c->name[i];
 }
 
-static unsigned int cf_check print_record(struct dyntrace_text *t, unsigned long max,
-                                 struct sym_caches *c,
-                                 const struct dyntrace_record *r,
-                                 const struct dyntrace_record *end)
+static unsigned int cf_check print_record(struct dyntrace_text *t,
+                                          unsigned long max,
+                                          struct sym_caches *c,
+                                          const struct dyntrace_record *r,
+                                          const struct dyntrace_record *end)
 {
     char ctx[CONTEXT_MAX];
 

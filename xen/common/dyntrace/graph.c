@@ -454,7 +454,8 @@ static const struct dt_format graph_format = {
 static int cf_check graph_print(struct dyntrace_text *t,
                                 struct dyntrace_read *rd)
 {
-    return rd->raw ? dt_print_raw(t, rd) : dt_print_rings(&graph_format, t, rd);
+    return rd->raw ? dt_print_raw(t, rd)
+                   : dt_print_rings(&graph_format, t, rd);
 }
 
 static int cf_check graph_usable(const char **why)

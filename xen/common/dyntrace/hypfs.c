@@ -1406,8 +1406,8 @@ static HYPFS_DIR_INIT_FUNC(tracing_dir, "tracing", &dir_funcs);
 static HYPFS_DIR_INIT_FUNC(trace_stat_dir, "trace_stat", &dir_funcs);
 
 /* A leaf and its hypfs_funcs, from its row of dt_files[]/dt_cpu_files[]. */
-static int __init leaf_init(const struct dt_file *f, struct hypfs_entry_leaf *l,
-                            struct hypfs_funcs *fn)
+static int __init leaf_init(const struct dt_file *f,
+                            struct hypfs_entry_leaf *l, struct hypfs_funcs *fn)
 {
     int rc;
 

@@ -60,7 +60,7 @@ unsigned int dt_state_gen(void);
 /* The committed tracer's set_on()/clear(), then the generation bumped. */
 int dt_state_set_on(bool on);
 int dt_state_clear(void);
-/* Resize every CPU's buffer (dt_rings_resize()), then the generation bumped. */
+/* Resize every CPU's buffer (dt_rings_resize()), then bump the generation */
 int dt_state_resize(unsigned int kb);
 
 /*

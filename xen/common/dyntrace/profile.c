@@ -470,7 +470,7 @@ void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_profile_entry(void)
     domid_t domid;
 
     local_irq_save(flags);
-    /* Without timing (fixed at boot) no pair is past PROF_EXACT timed calls. */
+    /* Without timing (fixed at boot) no pair is past PROF_EXACT timed calls */
     if ( likely(t) && likely(t->gen == ACCESS_ONCE(prof_gen)) &&
          likely(!arch_dyntrace_cpu_in_nmi(cpu)) &&
          likely(dt_ring_cpu_ready(cpu)) )

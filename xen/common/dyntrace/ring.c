@@ -125,7 +125,8 @@ static unsigned int ring_hold(struct dt_ring *r)
         ASSERT(s == RING_READY || s == RING_OFF);
         /*
          * A full barrier; pairs with the writer's smp_mb() before its status
-         * store in dt_ring_commit() (ring.h): the record and count are visible.
+         * store in dt_ring_commit() (ring.h): the record and count are
+         * visible.
          */
         if ( cmpxchg(&r->status, s,
                      s == RING_READY ? RING_HELD_ON : RING_HELD_OFF) == s )

@@ -21,7 +21,7 @@
 /* DT_ANCHOR_PERIOD (ring.h) is 1 << DT_ANCHOR_SHIFT clock ticks. */
 #define DT_ANCHOR_SHIFT         20
 
-/* struct dyntrace_record (common/dyntrace/output.h), 1 << DT_REC_SHIFT bytes. */
+/* struct dyntrace_record (common/dyntrace/output.h), 1 << DT_REC_SHIFT */
 #define DT_REC_ts               0
 #define DT_REC_ip               8
 #define DT_REC_parent_ip        16
