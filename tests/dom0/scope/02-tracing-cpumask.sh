@@ -2,7 +2,7 @@
 # mask, in Linux's hex format; what it reads back can be written back; a
 # malformed mask or a CPU this machine cannot have is refused and changes
 # nothing.  On x86_64, a CPU taken offline and brought back (xen-hptool) keeps
-# its place in the mask.  do_softirq runs on every pCPU (the idle loop), so
+# its place in the mask, and comes back safely while a domain rule is set.  do_softirq runs on every pCPU (the idle loop), so
 # each CPU of the mask records.
 . /opt/dyntrace/tests/lib.sh
 reset_tracing
@@ -62,6 +62,21 @@ else
     run xen-hptool cpu-online 1
     expect_eq "mask after hotplug" 2 "$(xenhypfs cat $T/tracing_cpumask)"
     expect_eq "CPUs recording with mask 2, CPU 1 back" "001 " "$(cpus_seen 2)"
+    # A CPU brought online while a domain rule is set and every function is
+    # traced: its first traced calls (start_secondary()) come before it has
+    # a current, which the scope must not read (second review, defect 1: a
+    # triple fault).  A rule on a vCPU (the rules) and on a whole domain
+    # (one bit, in the trampoline's path).
+    run xenhypfs write $T/set_function_filter '*'
+    for rule in '!d0v1' 'd0 idle'; do
+        run xenhypfs write $T/set_domain_filter "$rule"
+        run xenhypfs write $T/tracing_on 1
+        run xen-hptool cpu-offline 1
+        run xen-hptool cpu-online 1
+        run xenhypfs write $T/tracing_on 0
+        expect_eq "CPUs recording with '$rule', mask 3, after CPU 1 came back" "000 001 " "$(cpus_seen 3)"
+    done
+    run xenhypfs write $T/set_domain_filter ""
 fi
 reset_tracing
 expect_eq "mask after reset" "$all" "$(xenhypfs cat $T/tracing_cpumask)"
