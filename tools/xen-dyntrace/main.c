@@ -30,13 +30,16 @@ static void usage(FILE *f)
 "Commands:\n"
 "  record   set the tracer up and stream every CPU's raw pipe into a capture\n"
 "           file until Ctrl-C or -t SECONDS (dom0, root)\n"
+"  reset    put every /tracing setting back to its boot value, e.g. after a\n"
+"           recorder was killed (dom0, root)\n"
 "  report   print a capture as ftrace text\n"
 "  export   write a capture as trace-cmd's trace.dat (-f trace.dat) or as\n"
 "           Chrome/Perfetto trace-event JSON (-f json)\n"
 "\n"
 "'xen-dyntrace COMMAND -h' lists a command's options; man xen-dyntrace.\n"
 "Exit status: 0 ok, 1 failure, 2 usage, 3 not a capture this tool reads,\n"
-"4 capture truncated (what precedes the cut was used).\n");
+"4 capture truncated (what precedes the cut was used), 128+N record stopped\n"
+"by signal N during its set-up (settings put back).\n");
 }
 
 int main(int argc, char **argv)
@@ -65,6 +68,15 @@ int main(int argc, char **argv)
     }
 #else
         return cmd_record(argc - 1, argv + 1);
+#endif
+    if ( !strcmp(argv[1], "reset") )
+#ifdef XDT_NO_RECORD
+    {
+        xdt_err("reset: this build has no libxenhypfs (it runs in dom0)");
+        return XDT_EXIT_FAIL;
+    }
+#else
+        return cmd_reset(argc - 1, argv + 1);
 #endif
     if ( !strcmp(argv[1], "report") )
         return cmd_report(argc - 1, argv + 1);

@@ -2,8 +2,9 @@
 /*
  * xen-dyntrace record: set the tracer up through HypFS (libxenhypfs), then
  * stream every CPU's /tracing/per_cpu/cpuN/trace_pipe_raw into a capture
- * file until the time is up or SIGINT/SIGTERM, drain what is left after
- * tracing stops, and put the tracer back as it was.
+ * file until the time is up or SIGINT/SIGTERM/SIGHUP/SIGQUIT, drain what is
+ * left after tracing stops, and put the tracer back as it was.  The same
+ * signals during the set-up stop it there: what it changed is put back.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -38,15 +39,111 @@ struct rec_state {
     int self_vcpu;              /* dom0 vCPU we run on and exclude, or -1 */
     char *domains;              /* set_domain_filter as written */
     /* What to put back. */
-    char *old_tracer, *old_filter, *old_notrace, *old_domains;
+    char *old_tracer, *old_filter, *old_notrace, *old_domains, *old_kb;
+    bool old_on;
+    /* What was written (Xen takes a write whole or not at all). */
+    bool wrote_kb, wrote_filter, wrote_notrace, wrote_domains, wrote_tracer;
+    const char *step;           /* the last set-up step done */
 };
 
+/* The signals that stop a recording (or its set-up); 0 while none came. */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 static volatile sig_atomic_t stop_requested;
 
 static void on_signal(int sig)
 {
-    (void)sig;
-    stop_requested = 1;
+    if ( !stop_requested )
+        stop_requested = sig;
+}
+
+static const char *signal_name(int sig)
+{
+    switch ( sig )
+    {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    case SIGQUIT: return "SIGQUIT";
+    }
+
+    return "a signal";
+}
+
+/*
+ * Before anything is read or written: each stop signal only sets
+ * stop_requested (no SA_RESTART: a sleep ends early), and a closed pipe
+ * makes a write fail EPIPE instead of killing the recorder with the tracer
+ * still set up.  A SIGHUP ignored on entry (nohup) stays ignored: it cannot
+ * kill the recorder then.  SIGINT and SIGQUIT are caught even when ignored
+ * on entry (a background job of a shell without job control), as SIGTERM:
+ * who sends them means to stop the recording.
+ */
+static void catch_signals(void)
+{
+    struct sigaction sa = { .sa_handler = on_signal }, old;
+    unsigned int i;
+
+    sigemptyset(&sa.sa_mask);
+    for ( i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++ )
+        sigaddset(&sa.sa_mask, stop_signals[i]);
+    for ( i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++ )
+    {
+        if ( stop_signals[i] == SIGHUP &&
+             !sigaction(SIGHUP, NULL, &old) && old.sa_handler == SIG_IGN )
+            continue;
+        sigaction(stop_signals[i], &sa, NULL);
+    }
+    signal(SIGPIPE, SIG_IGN);
+}
+
+/* Hold the stop signals (while putting back) or let them in again. */
+static void hold_signals(bool hold, sigset_t *saved)
+{
+    sigset_t set;
+    unsigned int i;
+
+    if ( !hold )
+    {
+        sigprocmask(SIG_SETMASK, saved, NULL);
+        return;
+    }
+    sigemptyset(&set);
+    for ( i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++ )
+        sigaddset(&set, stop_signals[i]);
+    sigprocmask(SIG_BLOCK, &set, saved);
+}
+
+/*
+ * A test aid, not a user option (tests/dom0/record/05-killed.sh):
+ * XEN_DYNTRACE_TEST_PAUSE_AT=STEP stops record right after the set-up step
+ * STEP (see setup_step()), says so on standard error and waits up to 60 s
+ * for a signal, so that a test can kill it there.
+ */
+static void test_pause(const char *step)
+{
+    const char *at = getenv("XEN_DYNTRACE_TEST_PAUSE_AT");
+    struct timespec ts = { .tv_nsec = 10 * 1000 * 1000 };
+    unsigned int i;
+
+    if ( !at || strcmp(at, step) )
+        return;
+    fprintf(stderr, "record: test pause after %s\n", step);
+    for ( i = 0; i < 6000 && !stop_requested; i++ )
+        nanosleep(&ts, NULL);
+}
+
+/*
+ * After each set-up step: -1 if it failed or a stop signal came (the set-up
+ * is then abandoned and what it changed put back), else 0.
+ */
+static int setup_step(struct rec_state *s, const char *step, int failed)
+{
+    if ( failed )
+        return -1;
+    s->step = step;
+    test_pause(step);
+
+    return stop_requested ? -1 : 0;
 }
 
 static double now_s(void)
@@ -60,11 +157,13 @@ static double now_s(void)
 
 static char *read_string(struct rec_state *s, const char *file)
 {
-    char path[128];
+    char path[128], *val;
 
     snprintf(path, sizeof(path), TRACING "%s", file);
+    while ( !(val = xenhypfs_read(s->fs, path)) && errno == EINTR )
+        ;   /* A signal during the hypercall: read again. */
 
-    return xenhypfs_read(s->fs, path);
+    return val;
 }
 
 static int set_file(struct rec_state *s, const char *file, const char *val)
@@ -83,6 +182,17 @@ static int set_file(struct rec_state *s, const char *file, const char *val)
     }
 
     return 0;
+}
+
+/* set_file(), noting in *wrote whether Xen took it. */
+static int set_noted(struct rec_state *s, const char *file, const char *val,
+                     bool *wrote)
+{
+    int rc = set_file(s, file, val);
+
+    *wrote = !rc;
+
+    return rc;
 }
 
 static int list_cpus(struct rec_state *s)
@@ -267,27 +377,48 @@ static int exclude_self(struct rec_state *s, const struct rec_opts *o)
             return -1;
     }
 
-    return s->domains ? set_file(s, "set_domain_filter", s->domains) : 0;
+    return s->domains ? set_noted(s, "set_domain_filter", s->domains,
+                                  &s->wrote_domains)
+                      : 0;
 }
 
-static void put_back(struct rec_state *s, const struct rec_opts *o)
+/*
+ * Put back what record changed.  After a recording (aborted false) that is
+ * the tracer and filters (with -k only our own domain exclusion); tracing
+ * stays off and the buffer size as -b set it.  A set-up that failed or was
+ * stopped by a signal (aborted true) recorded nothing: everything it wrote
+ * is put back, -k or not, the buffer size and tracing_on included (the
+ * buffers stay cleared).  The stop signals are held meanwhile, so that a
+ * second one cannot cut it short; only SIGKILL can (xen-dyntrace reset).
+ */
+static void put_back(struct rec_state *s, const struct rec_opts *o,
+                     bool aborted)
 {
+    sigset_t saved;
+
+    hold_signals(true, &saved);
     /* Our own exclusion is not part of what -k keeps. */
-    if ( o->keep )
+    if ( o->keep && !aborted )
     {
-        if ( !o->domains && s->domains && s->old_domains )
+        if ( !o->domains && s->wrote_domains && s->old_domains )
             set_file(s, "set_domain_filter", s->old_domains);
-        return;
+        goto out;
     }
     /* The tracer first: the filter may not be settable under another one. */
-    if ( s->old_tracer && strcmp(s->old_tracer, o->tracer) )
+    if ( s->wrote_tracer && s->old_tracer && strcmp(s->old_tracer, o->tracer) )
         set_file(s, "current_tracer", s->old_tracer);
-    if ( o->filter && s->old_filter )
+    if ( s->wrote_filter && s->old_filter )
         set_file(s, "set_function_filter", s->old_filter);
-    if ( o->notrace && s->old_notrace )
+    if ( s->wrote_notrace && s->old_notrace )
         set_file(s, "set_function_notrace", s->old_notrace);
-    if ( s->domains && s->old_domains )
+    if ( s->wrote_domains && s->old_domains )
         set_file(s, "set_domain_filter", s->old_domains);
+    if ( aborted && s->wrote_kb && s->old_kb )
+        set_file(s, "buffer_size_kb", s->old_kb);
+    if ( aborted && s->old_on )
+        set_file(s, "tracing_on", "1");
+ out:
+    hold_signals(false, &saved);
 }
 
 static int write_meta(struct rec_state *s, const struct rec_opts *o)
@@ -440,8 +571,8 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 int cmd_record(int argc, char **argv)
 {
     struct rec_opts o;
-    struct rec_state s = { .w = { .fd = -1 }, .self_vcpu = -1 };
-    struct sigaction sa = { .sa_handler = on_signal };
+    struct rec_state s = { .w = { .fd = -1 }, .self_vcpu = -1,
+                           .step = "start" };
     double t0, t_end, next_progress, elapsed;
     bool progress;
     int rc = parse_opts(argc, argv, &o), failed = 0;
@@ -450,6 +581,7 @@ int cmd_record(int argc, char **argv)
     if ( rc )
         return rc;
     progress = !o.quiet && isatty(STDERR_FILENO);
+    catch_signals();
 
     s.fs = xenhypfs_open(NULL, 0);
     if ( !s.fs )
@@ -476,39 +608,52 @@ int cmd_record(int argc, char **argv)
         rc = XDT_EXIT_USAGE;
         goto out;
     }
-
-    /* Set up with tracing off; any refusal changes nothing further. */
-    snprintf(kb, sizeof(kb), "%lu", o.buffer_kb);
-    if ( set_file(&s, "tracing_on", "0") ||
-         (o.buffer_kb && set_file(&s, "buffer_size_kb", kb)) ||
-         (o.filter && set_file(&s, "set_function_filter", o.filter)) ||
-         (o.notrace && set_file(&s, "set_function_notrace", o.notrace)) ||
-         ((o.domains || !o.no_filter) && exclude_self(&s, &o)) ||
-         set_file(&s, "current_tracer", o.tracer) ||
-         set_file(&s, "trace", "") || list_cpus(&s) )
+    s.old_kb = read_string(&s, "buffer_size_kb");
     {
-        put_back(&s, &o);
-        rc = XDT_EXIT_FAIL;
-        goto out;
+        char *on = read_string(&s, "tracing_on");
+
+        s.old_on = on && !strcmp(on, "1");
+        free(on);
     }
+
+    /*
+     * Set up with tracing off, one step at a time; a refusal or a stop
+     * signal puts back what the steps before changed.  The step names are
+     * those of XEN_DYNTRACE_TEST_PAUSE_AT (test_pause()).
+     */
+    snprintf(kb, sizeof(kb), "%lu", o.buffer_kb);
+    if ( stop_requested ||
+         setup_step(&s, "off", set_file(&s, "tracing_on", "0")) ||
+         (o.buffer_kb &&
+          setup_step(&s, "buffer", set_noted(&s, "buffer_size_kb", kb,
+                                             &s.wrote_kb))) ||
+         (o.filter &&
+          setup_step(&s, "filter", set_noted(&s, "set_function_filter",
+                                             o.filter, &s.wrote_filter))) ||
+         (o.notrace &&
+          setup_step(&s, "notrace", set_noted(&s, "set_function_notrace",
+                                              o.notrace, &s.wrote_notrace))) ||
+         ((o.domains || !o.no_filter) &&
+          setup_step(&s, "domains", exclude_self(&s, &o))) ||
+         setup_step(&s, "tracer", set_noted(&s, "current_tracer", o.tracer,
+                                            &s.wrote_tracer)) ||
+         setup_step(&s, "clear", set_file(&s, "trace", "")) ||
+         setup_step(&s, "cpus", list_cpus(&s)) )
+        goto abort;
     s.cpu_records = calloc(s.nr_cpus, sizeof(*s.cpu_records));
     if ( !s.cpu_records || xdt_writer_open(&s.w, o.out) || write_meta(&s, &o) )
     {
         if ( s.w.err )
             xdt_err("record: %s: %s", o.out, strerror(s.w.err));
-        put_back(&s, &o);
-        rc = XDT_EXIT_FAIL;
-        goto out;
+        goto abort;
     }
+    if ( setup_step(&s, "output", 0) )
+        goto abort;
 
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    /* From here on a stop signal ends the recording: what was read is kept. */
     if ( set_file(&s, "tracing_on", "1") )
-    {
-        put_back(&s, &o);
-        rc = XDT_EXIT_FAIL;
-        goto out;
-    }
+        goto abort;
+    test_pause("on");
     t0 = now_s();
     t_end = o.seconds > 0 ? t0 + o.seconds : 0;
     next_progress = t0 + 1;
@@ -573,7 +718,7 @@ int cmd_record(int argc, char **argv)
                 s.unsaved ? ", the read that failed is lost" : "");
         failed = 1;
     }
-    put_back(&s, &o);
+    put_back(&s, &o, false);
 
     printf("record: seconds=%.1f records=%" PRIu64 " lost=%" PRIu64
            " rate=%.0f/s\n", elapsed, s.records, s.lost,
@@ -583,6 +728,25 @@ int cmd_record(int argc, char **argv)
                "of the same pipe (records it took are not in %s)\n",
                s.eagain, o.out);
     rc = failed ? XDT_EXIT_FAIL : XDT_EXIT_OK;
+    goto out;
+
+ abort:
+    /* Nothing recorded: put everything back, leave no capture behind. */
+    put_back(&s, &o, true);
+    if ( s.w.fd >= 0 )
+    {
+        xdt_writer_close(&s.w);
+        unlink(o.out);
+    }
+    if ( stop_requested )
+    {
+        xdt_err("record: stopped by %s during set-up (after step '%s'): "
+                "settings put back, nothing recorded",
+                signal_name(stop_requested), s.step);
+        rc = XDT_EXIT_SIGNAL + stop_requested;
+    }
+    else
+        rc = XDT_EXIT_FAIL;
 
  out:
     if ( s.w.fd >= 0 )
@@ -593,6 +757,7 @@ int cmd_record(int argc, char **argv)
     free(s.old_filter);
     free(s.old_notrace);
     free(s.old_domains);
+    free(s.old_kb);
     free(s.domains);
     xenhypfs_close(s.fs);
 

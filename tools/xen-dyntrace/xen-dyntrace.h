@@ -23,6 +23,7 @@
 #define XDT_EXIT_USAGE     2
 #define XDT_EXIT_BADFILE   3   /* not a capture, or a version we cannot read */
 #define XDT_EXIT_TRUNCATED 4   /* records up to the truncation were used */
+#define XDT_EXIT_SIGNAL    128 /* + N: record stopped by signal N in its set-up */
 
 /* per_cpu/cpuN/trace_pipe_raw (docs/user-guide.md, "Raw format"). */
 #define XDT_RAW_MAGIC       0x52544458u         /* "XDTR" */
@@ -180,6 +181,7 @@ void xdt_context(const struct xdt_record *r, char *buf, size_t len);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_reset(int argc, char **argv);
 int xdt_report_print(const struct xdt_capture *c, const struct xdt_names *n,
                      bool ns);
 int export_json(const struct xdt_capture *c, const struct xdt_names *n,
