@@ -108,6 +108,18 @@ check_trace_wellformed() {
 [ -f /tmp/cpumask.boot ] || xenhypfs cat $T/tracing_cpumask >/tmp/cpumask.boot 2>/dev/null || true
 [ -f /tmp/bufsize.boot ] || xenhypfs cat $T/buffer_size_kb >/tmp/bufsize.boot 2>/dev/null || true
 
+# save_settings FILE: every /tracing setting as "name=value" lines (a value's lines joined by
+# spaces), with what is patched (enabled_functions) and error_log. The first test of a boot saves
+# them as /tmp/settings.boot: what xen-dyntrace reset must bring back (record/05).
+save_settings() {
+    for f in current_tracer set_function_filter set_function_notrace set_graph_function \
+        set_domain_filter tracing_cpumask tracing_on buffer_size_kb max_graph_depth \
+        tracing_thresh function_profile_enabled enabled_functions error_log; do
+        echo "$f=$(xenhypfs cat $T/$f 2>&1 | tr '\n' ' ' | sed 's/ *$//')"
+    done >"$1"
+}
+[ -f /tmp/settings.boot ] || save_settings /tmp/settings.boot
+
 # reset_tracing: back to the boot state (nop, no filter, no trigger, every
 # domain and CPU, off, empty).
 reset_tracing() {
