@@ -250,7 +250,7 @@ static void reset_cpumask(struct reset *r)
     free(old);
 }
 
-/* Records held by the buffers (every CPU's "entries:"), for the message. */
+/* Records held by the buffers (every CPU's "entries:"), for a message. */
 static unsigned long buffered(struct reset *r)
 {
     struct xenhypfs_dirent *d;
@@ -362,6 +362,8 @@ int cmd_reset(int argc, char **argv)
     free(log);
     /* error_log as found: only the user's lines are worth a message. */
     log = get(&r, "error_log");
+    /* Counted now: switching the tracer to nop clears the buffers too. */
+    n = buffered(&r);
     if ( log && !*log )
     {
         free(log);
@@ -386,7 +388,6 @@ int cmd_reset(int argc, char **argv)
     if ( kb )
         want(&r, "buffer_size_kb", kb);
     /* Last, so that nothing recorded before the tracer stopped is left. */
-    n = buffered(&r);
     if ( !put(&r, "trace", "") && n && !r.quiet )
         printf("reset: trace: %lu records cleared\n", n);
     /* error_log is empty at boot: the lines found, and any reset added. */
