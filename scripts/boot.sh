@@ -77,7 +77,7 @@ while :; do
         for _ in $(seq 1 20); do kill -0 "$qpid" 2>/dev/null || break; sleep 0.5; done
         break
     fi
-    if grep -Eq "$crash_re" "$log_file"; then
+    if log_without_test_warns "$log_file" | grep -Eq "$crash_re"; then
         sleep 2 # let the crash dump reach the log
         verdict=2
         break
@@ -94,7 +94,7 @@ case $verdict in
 0) log "suite $suite finished on $arch in ${secs}s" ;;
 2)
     log "CRASH on $arch after ${secs}s; log tail:"
-    grep -nE "$crash_re" "$log_file" | head -5 >&2
+    log_without_test_warns "$log_file" | grep -nE "$crash_re" | head -5 >&2
     tail -n 60 "$log_file" >&2
     ;;
 3)
