@@ -6,13 +6,22 @@
 # make check exports it to trace.dat and reads it back with trace-cmd (tests/viewers/check-exports.sh).
 . /opt/dyntrace/tests/lib.sh
 reset_tracing
-xen-dyntrace record -p function_graph -l 'do_xen_version xen_extra_version' --no-filter -t 3 -q \
+# Until SIGINT (as trace-cmd record until Ctrl-C), the reads made once recording is on: a fixed
+# sleep and duration lost calls on a loaded host.
+xen-dyntrace record -p function_graph -l 'do_xen_version xen_extra_version' --no-filter -q \
     -o /tmp/graph.dat >/tmp/rec.out 2>&1 &
 rec=$!
-sleep 1
+i=0
+until [ "$(xenhypfs cat $T/tracing_on)" = 1 ]; do
+    kill -0 $rec 2>/dev/null || { cat /tmp/rec.out; fail "record exited before recording"; }
+    i=$((i + 1))
+    [ $i -lt 300 ] || { kill -9 $rec; fail "record did not start recording in 30 s"; }
+    sleep 0.1
+done
 n=20
 i=0
 while [ $i -lt $n ]; do cat /sys/hypervisor/version/extra >/dev/null; i=$((i + 1)); done
+kill -INT $rec
 wait $rec || { cat /tmp/rec.out; fail "record exited"; }
 cat /tmp/rec.out
 lost=$(sed -n 's/^record: .* lost=\([0-9]*\) .*/\1/p' /tmp/rec.out)

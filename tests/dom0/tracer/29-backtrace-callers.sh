@@ -5,8 +5,11 @@
 # do_xen_version calls, with a function that WARN()s: the call trace Xen
 # prints must show do_xen_version and its real caller, never
 # dyntrace_return_trampoline.  Xen's console is read back with console-raw.
-# On x86_64 and arm64.
+# x86_64 only: Xen on Arm does not take a WARN() (its BRK) from a livepatch
+# payload, which panics with "Unexpected Trap: Undefined Breakpoint Value".
 . /opt/dyntrace/tests/lib.sh
+[ "$(uname -m)" = x86_64 ] ||
+    skip "Xen on Arm panics on a WARN() in a livepatch payload (unexpected BRK): no way to provoke the call trace from dom0"
 reset_tracing
 run xenhypfs write $T/set_function_filter do_xen_version
 run xenhypfs write $T/current_tracer function_graph
@@ -38,12 +41,8 @@ if grep -q dyntrace_return_trampoline /tmp/bt.trace; then
     fail "the call trace shows the return trampoline instead of a caller"
 fi
 grep -q 'do_xen_version+' /tmp/bt.trace || fail "do_xen_version is not in the call trace"
-# do_xen_version's own caller, the hypercall dispatch, is named after it (x86's trace scans
-# every word of the stack, so other text addresses may come between; Arm's walks the frames).
-case $(uname -m) in
-x86_64) caller=pv_hypercall ;;
-*) caller=do_trap_hypercall ;;
-esac
-awk -v c="$caller" '/do_xen_version\+/ { f = 1 } f && index($0, " " c "+") { found = 1 }
-                    END { exit !found }' /tmp/bt.trace ||
-    fail "$caller, do_xen_version's caller, is not after it in the call trace"
+# do_xen_version's own caller, the hypercall dispatch, is named after it (the trace scans every
+# word of the stack, so other text addresses may come between).
+awk '/do_xen_version\+/ { f = 1 } f && index($0, " pv_hypercall+") { found = 1 }
+     END { exit !found }' /tmp/bt.trace ||
+    fail "pv_hypercall, do_xen_version's caller, is not after it in the call trace"
