@@ -13,6 +13,7 @@
 #   3  timeout or QEMU ended without the end marker
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/tap.sh"
 
 arch=${1:?usage: boot.sh ARCH SUITE}
 suite=${2:?usage: boot.sh ARCH SUITE}

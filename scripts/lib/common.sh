@@ -8,16 +8,6 @@ CACHE_DIR=${XEN_DYNTRACE_CACHE:-/var/cache/xen-dyntrace}
 log() { printf '[%s] %s\n' "$(basename "$0")" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
-# The serial log LOG less the call traces a test provokes on purpose (tracer/29: the WARN of
-# the xen_dyntrace_warn test payload): its "Xen call trace:" line and the frames after it. What
-# the crash checks read.
-log_without_test_warns() { # LOG
-    awk '/Xen WARN at .*xen_dyntrace_warn\.c/ { w = 1 }
-         w && /Xen call trace:/ { t = 1; next }
-         w && t && !/\[</ { w = 0; t = 0 }
-         !(w && t)' "$1"
-}
-
 # ---- Xen bases ----
 # XEN_BASE=4.17 | 4.20 | staging | auto (default: 4.20 when its source is at hand, else 4.17).
 #  4.17     Debian 12's source package, fetched by fetch-xen-source.sh (or XEN_SRC); its dom0 is

@@ -63,6 +63,16 @@ summarize() {
     [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
 }
 
+# The serial log LOG less the call traces a test provokes on purpose (tracer/02: the WARN of
+# the xen_dyntrace_warn test payload): its "Xen call trace:" line and the frames after it. What
+# the crash checks read.
+log_without_test_warns() { # LOG
+    awk '/Xen WARN at .*xen_dyntrace_warn\.c/ { w = 1 }
+         w && /Xen call trace:/ { t = 1; next }
+         w && t && !/\[</ { w = 0; t = 0 }
+         !(w && t)' "$1"
+}
+
 # Did dom0's Linux die of an int3 of its own text patching (a PV kernel RIP), with no crash of
 # Xen's in the serial log LOG?  tests/run-dom0-suite.sh boots such a suite again.
 dom0_int3() { # LOG

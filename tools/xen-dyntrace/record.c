@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -735,8 +736,13 @@ int cmd_record(int argc, char **argv)
     put_back(&s, &o, true);
     if ( s.w.fd >= 0 )
     {
+        /* Only a regular file is ours to remove: never /dev/stdout. */
+        struct stat st;
+        bool regular = !fstat(s.w.fd, &st) && S_ISREG(st.st_mode);
+
         xdt_writer_close(&s.w);
-        unlink(o.out);
+        if ( regular )
+            unlink(o.out);
     }
     if ( stop_requested )
     {

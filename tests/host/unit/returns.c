@@ -24,7 +24,12 @@ void __attribute__((weak)) dyntrace_stack_unhook(void);
 unsigned long __attribute__((weak)) dyntrace_ret_addr(unsigned long addr,
                                                       const void *slot);
 
-static unsigned long stack[DEPTH];
+/*
+ * The simulated frames' slots: on the real stack, in the test's own frame,
+ * above those of the functions it calls, as a live caller's are (return.c
+ * leaves a slot below its own frame alone: R2).
+ */
+static unsigned long *stack;
 #define SLOT(depth) (&stack[DEPTH - 1 - (depth)])
 #define TRAMPOLINE ((unsigned long)dyntrace_return_trampoline)
 
@@ -87,10 +92,11 @@ static bool profiler_on(void)
 void t_return_wait_queue(void)
 {
     struct vcpu *v = stub_guest_vcpu(1, 0), *other = stub_guest_vcpu(2, 0);
-    unsigned long saved[DEPTH];
+    unsigned long frames[DEPTH] = { 0 }, saved[DEPTH];
     struct stub_ctx ctx;
     bool good;
 
+    stack = frames;
     boot(NCPUS, NF);
     good = profiler_on() && call_at(v, 2, SLOT(0)) &&
            call_at(v, 3, SLOT(1)) && call_at(v, 4, SLOT(2));
@@ -102,7 +108,7 @@ void t_return_wait_queue(void)
         dyntrace_stack_unhook();
     else
         diag("return.c has no dyntrace_stack_unhook()");
-    memcpy(saved, stack, sizeof(stack));
+    memcpy(saved, frames, sizeof(frames));
     /* schedule(): the context switch resets the stack (R7). */
     stub_ctx_enter(1, other, false);
     dyntrace_stack_reset();
@@ -113,7 +119,7 @@ void t_return_wait_queue(void)
     dyntrace_stack_reset();
     stub_ctx_restore(ctx);
     /* check_wakeup_from_wait(): the frames come back and return. */
-    memcpy(stack, saved, sizeof(stack));
+    memcpy(frames, saved, sizeof(frames));
     good &= SLOT(2)[0] == ret_of(4) && SLOT(1)[0] == ret_of(3) &&
             SLOT(0)[0] == ret_of(2);
     good &= return_at(SLOT(2)) == ret_of(4) &&
@@ -128,10 +134,11 @@ void t_return_wait_queue(void)
 void t_return_backtrace(void)
 {
     struct vcpu *v = stub_guest_vcpu(1, 0);
-    unsigned long plain;
+    unsigned long frames[DEPTH] = { 0 }, plain;
     struct stub_ctx ctx;
     bool good;
 
+    stack = frames;
     boot(NCPUS, NF);
     plain = img_addr(9) + 0x20;
     /* 2 calls 3, which tail-calls 4 (R5: one slot, two entries). */
@@ -152,7 +159,7 @@ void t_return_backtrace(void)
     /* Another CPU's return stack has none of these entries. */
     stub_ctx_enter(2, v, false);
     good &= dyntrace_ret_addr(SLOT(0)[0], SLOT(0)) == TRAMPOLINE;
-    /* A CPU not up for tracing: nothing is looked at. */
+    /* A CPU not up yet: an empty return stack. */
     stub_ctx_enter(NCPUS + 1, NULL, false);
     good &= dyntrace_ret_addr(SLOT(0)[0], SLOT(0)) == TRAMPOLINE;
     stub_ctx_restore(ctx);

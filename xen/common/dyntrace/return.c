@@ -38,7 +38,8 @@
  *     call's callee, of its caller's frame but another function, pushes.
  * R9  A stack that is saved and later copied back (x86's wait queues)
  *     holds no diverted return: each is given back to its slot first
- *     (dyntrace_stack_unhook()), its entry dropped as abandoned.
+ *     (dyntrace_stack_unhook()), its entry dropped as abandoned; the copy
+ *     back empties the return stack first (dyntrace_stack_reset()).
  *
  * The stacks are per CPU (x86: a pCPU's stack is reset, never carried to
  * another one) or per vCPU (Arm, ARCH_DYNTRACE_RET_PER_VCPU: each vCPU
@@ -58,7 +59,6 @@
 #include <asm/system.h>
 
 #include "return.h"
-#include "ring.h"
 
 static dt_ret_hook_t *ret_hooks[DT_RET_NR_HOOKS];
 atomic_t dt_ret_overflows, dt_ret_abandoned;
@@ -161,8 +161,8 @@ void dyntrace_stack_reset(void)
  * another call's entry at the same frame.  So every return waiting here is
  * given back to its slot first (R9), top down so that a tail call's caller
  * (R5) restores the address last, and dropped as abandoned: its return is
- * not seen.  A slot that no longer holds the trampoline is of a frame gone
- * (R2): left alone.
+ * not seen.  A slot below this frame, or that no longer holds the
+ * trampoline, is of a frame gone (R2): left alone.
  */
 void dyntrace_stack_unhook(void)
 {
@@ -177,7 +177,9 @@ void dyntrace_stack_unhook(void)
         const struct dt_ret_entry *e = &st->e[st->depth - 1];
         unsigned long *slot = (unsigned long *)e->frame;
 
-        if ( *slot == (unsigned long)dyntrace_return_trampoline )
+        /* A frame below this one is gone (R2): its memory may be ours. */
+        if ( e->frame > (unsigned long)&flags &&
+             *slot == (unsigned long)dyntrace_return_trampoline )
             *slot = e->ret;
         abandon(st, st->depth);
     }
@@ -190,9 +192,9 @@ void dyntrace_stack_unhook(void)
  * address that a hooked slot's trampoline address stands for.  Reads only,
  * so that it works in any context (an NMI's watchdog dump, a panic): the
  * deepest entry of the slot's frame, then below it while a tail call (R5)
- * left the trampoline as the original return address.  Anything else, or
- * a CPU not up for tracing (Arm: whose current may not be set), is
- * returned as it is.
+ * left the trampoline as the original return address.  Anything else is
+ * returned as it is.  The return stack is per-CPU data on x86, there from
+ * CPU_UP_PREPARE on; on Arm the running vCPU's.
  */
 unsigned long dyntrace_ret_addr(unsigned long addr, const void *slot)
 {
@@ -200,8 +202,13 @@ unsigned long dyntrace_ret_addr(unsigned long addr, const void *slot)
     const struct dt_ret_stack *st;
     unsigned int d;
 
-    if ( addr != tramp || !dt_ring_cpu_ready(smp_processor_id()) )
+    if ( addr != tramp )
         return addr;
+#ifdef ARCH_DYNTRACE_RET_PER_VCPU
+    /* The vCPU's stack: none before set_current() on an AP (Arm). */
+    if ( !current )
+        return addr;
+#endif
     st = dt_ret_stack(smp_processor_id());
     if ( !st )
         return addr;
