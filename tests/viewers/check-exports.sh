@@ -35,20 +35,32 @@ fi
 pass "build: xen-dyntrace with libtracecmd and libxenhypfs, -Wall -Wextra -Werror"
 
 # receive MARK TEST WHAT: the file a dom0 test printed into the serial log with send_to_host
-# (tests/dom0/lib.sh) as MARK lines (gzip + base64, with its size and sha256), into $out as
-# $rcv_file; $rcv_words: the words after the line count on its MARK-BEGIN line. Prints TAP line
-# TEST; returns 1 if the file did not arrive intact.
+# (tests/dom0/lib.sh) as numbered MARK lines, twice (gzip + base64, with its size and sha256), into
+# $out as $rcv_file; $rcv_words: the words after the line count on its MARK-BEGIN line. For each line
+# number it keeps the longest copy made only of base64 characters, at most 76 of them (a console
+# message printed into a line splits or garbles that copy). Prints TAP line TEST; returns 1 if the
+# file did not arrive intact.
 receive() {
-    local mark=$1 test=$2 what=$3 file size sum lines short
+    local mark=$1 test=$2 what=$3 file size sum lines missing
     read -r _ file size sum lines rcv_words < <(tr -d '\r' <"$log" | grep -oE "$mark-BEGIN .*" | head -n1) || true
     rcv_file=$out/${file:-$mark.dat}
-    tr -d '\r' <"$log" | sed -n "s/^# $mark://p" >"$out/$mark.b64"
+    tr -d '\r' <"$log" | sed -n "s/^# $mark:\([0-9][0-9]*\):/\1 /p" |
+        awk -v n="${lines:-0}" -v miss="$out/$mark.missing" '
+            NF == 2 && $2 ~ /^[A-Za-z0-9+\/=]+$/ && length($2) <= 76 && length($2) > length(got[$1]) {
+                got[$1] = $2
+            }
+            END {
+                m = 0
+                for (i = 1; i <= n; i++) {
+                    if (i in got) print got[i]; else m++
+                }
+                print m > miss
+            }' >"$out/$mark.b64"
+    missing=$(cat "$out/$mark.missing")
     base64 -d <"$out/$mark.b64" 2>/dev/null | gunzip >"$rcv_file" 2>/dev/null || true
     if [ -z "${sum:-}" ] || [ "$(sha256sum <"$rcv_file" | cut -d' ' -f1)" != "$sum" ] ||
         [ "$(wc -c <"$rcv_file")" != "$size" ]; then
-        # Which part was lost: whole lines, or characters inside lines (76 per base64 line but the last).
-        short=$(awk 'length($0) != 76' "$out/$mark.b64" | wc -l)
-        failed "$test: the dom0's $what arrived intact (size ${size:-?}, sha256; $(wc -l <"$out/$mark.b64") of ${lines:-?} lines arrived, $short not 76 characters long)"
+        failed "$test: the dom0's $what arrived intact (size ${size:-?}, sha256; of ${lines:-?} lines, $missing had no well-formed copy)"
         return 1
     fi
     pass "$test: the dom0's $what arrived intact ($size bytes, sha256)"
