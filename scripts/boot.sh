@@ -6,7 +6,7 @@
 # starves Xen's rendezvous), DOM0_VCPUS (default SMP), TIMEOUT (seconds, hard limit on the QEMU
 # process), ICOUNT=1 (deterministic guest time: 1 instruction = 1 ns), LOG (serial log path),
 # XEN_IMAGE (the hypervisor to boot instead of BUILD_DIR/ARCH/out/xen), STRESS_SECONDS (how long
-# the dom0 stress tests run), FUZZ_SECONDS and FUZZ_SEED (the HypFS fuzz test's duration and seed).
+# the dom0 stress tests run), GRAPH_SECONDS (stress/02's function_graph run), FUZZ_SECONDS and FUZZ_SEED (the HypFS fuzz test's duration and seed).
 #
 # The verdict comes from markers in the serial log, never from QEMU's exit status:
 #   0  the suite ran to its end marker      2  Xen or dom0 crashed (log tail shown)
@@ -20,7 +20,7 @@ suite=${2:?usage: boot.sh ARCH SUITE}
 check_arch "$arch"
 smp=${SMP:-2}
 vcpus=${DOM0_VCPUS:-$smp}
-timeout=${TIMEOUT:-$((900 + ${STRESS_SECONDS:-0} + ${FUZZ_SECONDS:-0}))}
+timeout=${TIMEOUT:-$((900 + ${STRESS_SECONDS:-0} + ${GRAPH_SECONDS:-0} + ${FUZZ_SECONDS:-0}))}
 dir=$BUILD_DIR/$arch
 xen=${XEN_IMAGE:-$dir/out/xen}
 initrd=$dir/initramfs.cpio.gz
@@ -32,6 +32,7 @@ log_file=${LOG:-$dir/logs/$suite.log}
 dom0_args="console=hvc0 dyntrace_suite=$suite"
 # The stress tests run for STRESS_SECONDS (dom0 sees it as $dyntrace_stress_seconds).
 [ -n "${STRESS_SECONDS:-}" ] && dom0_args="$dom0_args dyntrace_stress_seconds=$STRESS_SECONDS"
+[ -n "${GRAPH_SECONDS:-}" ] && dom0_args="$dom0_args dyntrace_graph_seconds=$GRAPH_SECONDS"
 [ -n "${FUZZ_SECONDS:-}" ] && dom0_args="$dom0_args dyntrace_fuzz_seconds=$FUZZ_SECONDS"
 [ -n "${FUZZ_SEED:-}" ] && dom0_args="$dom0_args dyntrace_fuzz_seed=$FUZZ_SEED"
 # The record suite's capture lasts RECORD_SECONDS (default 60; $dyntrace_record_seconds in dom0).

@@ -1,31 +1,39 @@
 #!/usr/bin/env bash
-# check.sh: everything `make check` runs. Installs what is missing, runs the host tests, then for
-# each Xen base of tests/suites (4.20, 4.17, staging): checks that `make patches` output applies
-# with git am onto the pristine tree, builds Xen and the dom0 image for each architecture and runs
-# that base's dom0 suites (one boot per suite). Ends with one line "N passed, N failed, N skipped"
-# over all of it; exits non-zero on any failure or missing result. A base whose source is not at
-# hand (4.20 and staging need XEN_TARBALL or XEN_SRC) is reported as skipped, with what to pass.
+# check.sh: everything `make check` runs. Installs what is missing, then runs, for each Xen base of
+# tests/suites (4.20, 4.17, staging): the check that `make patches` output applies with git am
+# onto the pristine tree, the build of Xen and the dom0 image for each architecture, and that
+# build's dom0 suites (one boot per suite); and the host tests. Ends with one line
+# "N passed, N failed, N skipped" over all of it; exits non-zero on any failure or missing result.
+# A base whose source is not at hand (4.20 and staging need XEN_TARBALL or XEN_SRC) is reported as
+# skipped, with what to pass.
 # A line of tests/suites whose base is spelled BASE+clang runs on that base built with clang
 # (CLANG=1, build/BASE-clang/; results named BASE-clang/ARCH/SUITE/...).
 # BASES, ARCHES and SUITES (space-separated) narrow it: BASES=4.20 takes 4.20's lines of both
 # compilers, BASES=4.20+clang only the clang ones (without the git am check, which is per base).
+#
+# Two kinds of work share the machine (tests/README.md, "The CI budget"): builds, which use every
+# core (make -j<cores>), run one at a time in one lane, in tests/suites' order of first use; boots,
+# which mostly wait on the guest, run up to CHECK_BOOTS (default 2) at once, each as soon as its
+# build is done, the longest first. The host tests run beside them. Each job's output goes to
+# RESULTS_DIR/jobs/ and is printed whole when the job ends.
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 . "$REPO_ROOT/scripts/lib/tap.sh"
 
 results=$RESULTS_DIR
 rm -rf "$results"
-mkdir -p "$results"
+mkdir -p "$results/jobs"
 started=$SECONDS
 stage() { log "== $* ($((SECONDS - started))s)"; }
 wanted() { [ -z "$1" ] || echo " $1 " | grep -qF " $2 "; }
+max_boots=${CHECK_BOOTS:-2}
 
 stage "host packages"
 "$REPO_ROOT/scripts/install-host-deps.sh"
 
 # Host tests: each tests/host/test-* prints TAP for its own checks.
-if wanted "${SUITES:-}" host; then
-    stage "host tests"
+host_tests() {
+    local t name rc
     for t in "$REPO_ROOT"/tests/host/test-*; do
         [ -x "$t" ] || continue
         name=$(basename "$t")
@@ -40,7 +48,7 @@ if wanted "${SUITES:-}" host; then
         } >"$results/host-$name.tap"
         grep -E '^(not )?ok' "$results/host-$name.tap" || true
     done
-fi
+}
 
 grep -v -e '^#' -e '^[[:space:]]*$' "$REPO_ROOT/tests/suites" >"$results/.suites"
 while read -r b _; do
@@ -49,48 +57,129 @@ done <"$results/.suites"
 # BASES selects by the first column of tests/suites: "4.20" selects 4.20's lines with either
 # compiler, "4.20+clang" only the clang ones.
 wanted_build() { wanted "${BASES:-}" "$1" || wanted "${BASES:-}" "${1%+clang}"; }
-for base in $ALL_BASES; do
-    wanted_build "$base" || wanted_build "$base+clang" || continue
+arches=${ARCHES-x86_64 arm64}
+
+# The plan: .builds holds "VARIANT ARCH SPELLED" in order of first use, .boots "VARIANT ARCH SUITE
+# PCPUS VCPUS" in tests/suites' order (which is also the order boots start in, among those ready).
+: >"$results/.builds"
+: >"$results/.boots"
+while read -r spelled arch suite smp vcpus; do
+    base=${spelled%+clang}
+    wanted_build "$spelled" || continue
+    case " $arches " in *" $arch "*) ;; *) continue ;; esac
+    wanted "${SUITES:-}" "$suite" || continue
     if ! XEN_BASE=$base base_available "$base"; then
-        echo "ok $base # SKIP no $base source at hand: pass XEN_TARBALL=<${BASE_DESCRIPTION[$base]}> or XEN_SRC=<tree> (see README)" |
+        [ -e "$results/$base.tap" ] ||
+            echo "ok $base # SKIP no $base source at hand: pass XEN_TARBALL=<${BASE_DESCRIPTION[$base]}> or XEN_SRC=<tree> (see README)" |
             tee "$results/$base.tap"
         continue
     fi
-    export XEN_BASE=$base
-    if wanted "${BASES:-}" "$base"; then
-        stage "$base: the series applies with git am"
-        if CLANG=0 BUILD_DIR=$BUILD_ROOT/$base "$REPO_ROOT/scripts/patches.sh" check >"$results/$base-patches.out" 2>&1; then
-            echo "ok $base/patches: make patches output applies with git am" | tee "$results/$base-patches.tap"
-        else
-            tail -5 "$results/$base-patches.out"
-            echo "not ok $base/patches: make patches output does not apply with git am" | tee "$results/$base-patches.tap"
-        fi
-    fi
-    # One build per compiler: BASE (gcc) in build/BASE, BASE+clang (CLANG=1) in build/BASE-clang.
-    for spelled in "$base" "$base+clang"; do
-        wanted_build "$spelled" || continue
-        if [ "$spelled" = "$base" ]; then CLANG=0 name=$base; else CLANG=1 name=$base-clang; fi
-        export CLANG BUILD_DIR=$BUILD_ROOT/$name
-        for arch in ${ARCHES-x86_64 arm64}; do
-            awk -v b="$spelled" -v a="$arch" '$1 == b && $2 == a' "$results/.suites" >"$results/.suites.$name.$arch"
-            [ -s "$results/.suites.$name.$arch" ] || continue
-            stage "$spelled: build $arch"
-            if ! "$REPO_ROOT/scripts/build-xen.sh" "$arch" >/dev/null ||
-                ! "$REPO_ROOT/scripts/make-initramfs.sh" "$arch" >/dev/null; then
-                echo "not ok $name/$arch/build: building Xen or the dom0 image failed" |
-                    tee "$results/$name-$arch-build.tap"
-                continue
+    variant=$base
+    [ "$spelled" = "$base" ] || variant=$base-clang
+    grep -qx "$variant $arch $spelled" "$results/.builds" || echo "$variant $arch $spelled" >>"$results/.builds"
+    echo "$variant $arch $suite ${smp:-2} ${vcpus:-${smp:-2}}" >>"$results/.boots"
+done <"$results/.suites"
+
+# The build lane: for each base, the git am check before its first build; then each build, which
+# leaves jobs/built-VARIANT-ARCH holding "ok" or "failed" for the boots waiting on it.
+build_lane() {
+    local variant arch spelled base clang out
+    while read -r variant arch spelled; do
+        base=${spelled%+clang}
+        clang=0
+        [ "$spelled" = "$base" ] || clang=1
+        if wanted "${BASES:-}" "$base" && [ ! -e "$results/$base-patches.tap" ]; then
+            stage "$base: the series applies with git am"
+            if XEN_BASE=$base CLANG=0 BUILD_DIR=$BUILD_ROOT/$base "$REPO_ROOT/scripts/patches.sh" check \
+                >"$results/$base-patches.out" 2>&1; then
+                echo "ok $base/patches: make patches output applies with git am" | tee "$results/$base-patches.tap"
+            else
+                tail -5 "$results/$base-patches.out"
+                echo "not ok $base/patches: make patches output does not apply with git am" | tee "$results/$base-patches.tap"
             fi
-            echo "ok $name/$arch/build" >"$results/$name-$arch-build.tap"
-            while read -r _ _ suite smp vcpus; do
-                wanted "${SUITES:-}" "$suite" || continue
-                stage "$spelled: $arch suite $suite (smp ${smp:-2})"
-                SMP=${smp:-2} DOM0_VCPUS=${vcpus:-${smp:-2}} \
-                    "$REPO_ROOT/tests/run-dom0-suite.sh" "$arch" "$suite" </dev/null || true
-            done <"$results/.suites.$name.$arch"
-        done
+        fi
+        stage "$spelled: build $arch"
+        out=$results/jobs/build-$variant-$arch.out
+        if (
+            export XEN_BASE=$base CLANG=$clang BUILD_DIR=$BUILD_ROOT/$variant
+            "$REPO_ROOT/scripts/build-xen.sh" "$arch" && "$REPO_ROOT/scripts/make-initramfs.sh" "$arch"
+        ) </dev/null >"$out" 2>&1; then
+            echo "ok $variant/$arch/build" >"$results/$variant-$arch-build.tap"
+            echo ok >"$results/jobs/built-$variant-$arch"
+            stage "$spelled: build $arch done"
+        else
+            tail -n 30 "$out"
+            echo "not ok $variant/$arch/build: building Xen or the dom0 image failed (see $out)" |
+                tee "$results/$variant-$arch-build.tap"
+            echo failed >"$results/jobs/built-$variant-$arch"
+        fi
+    done <"$results/.builds"
+}
+
+# make check's lengths of the timed dom0 tests (each test's own default is longer; see
+# tests/README.md): the stress suite's hotplug run, its function_graph run, the HypFS fuzz test.
+export STRESS_SECONDS=${STRESS_SECONDS:-60} GRAPH_SECONDS=${GRAPH_SECONDS:-25} FUZZ_SECONDS=${FUZZ_SECONDS:-30}
+
+# boot VARIANT ARCH SUITE PCPUS VCPUS: one boot, its output in jobs/.
+boot() {
+    local variant=$1 arch=$2 suite=$3 base=${1%-clang} clang=0
+    [ "$variant" = "$base" ] || clang=1
+    XEN_BASE=$base CLANG=$clang BUILD_DIR=$BUILD_ROOT/$variant SMP=$4 DOM0_VCPUS=$5 \
+        "$REPO_ROOT/tests/run-dom0-suite.sh" "$arch" "$suite" </dev/null
+}
+
+build_lane &
+lane=$!
+declare -A running=() # pid -> job name
+declare -A began=()   # pid -> start time
+if wanted "${SUITES:-}" host; then
+    stage "host tests"
+    host_tests >"$results/jobs/host.out" 2>&1 &
+    running[$!]=host
+    began[$!]=$SECONDS
+fi
+# A boot with more than 2 pCPUs (concurrency, stress) runs beside no other such boot: on 2 cores,
+# two of them would starve Xen's rendezvous.
+heavy=
+mapfile -t pending <"$results/.boots"
+while [ ${#pending[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ]; do
+    # Start what is ready, in order, while a slot is free.
+    left=()
+    for job in "${pending[@]}"; do
+        read -r variant arch suite smp vcpus <<<"$job"
+        marker=$results/jobs/built-$variant-$arch
+        if [ ${#running[@]} -ge "$max_boots" ] || { [ ! -e "$marker" ] && kill -0 "$lane" 2>/dev/null; } ||
+            { [ "$smp" -gt 2 ] && [ -n "$heavy" ] && kill -0 "$heavy" 2>/dev/null; }; then
+            left+=("$job")
+            continue
+        fi
+        # Its build failed (already counted), or the lane ended without it.
+        if [ ! -e "$marker" ]; then
+            echo "not ok $variant/$arch/$suite: the build lane ended before building $variant for $arch" |
+                tee "$results/$variant-$arch-$suite.tap"
+            continue
+        fi
+        [ "$(cat "$marker")" = ok ] || continue
+        name=$variant-$arch-$suite
+        stage "$variant: $arch suite $suite (smp $smp)"
+        boot "$variant" "$arch" "$suite" "$smp" "$vcpus" >"$results/jobs/$name.out" 2>&1 &
+        running[$!]=$name
+        began[$!]=$SECONDS
+        [ "$smp" -le 2 ] || heavy=$!
+    done
+    pending=("${left[@]}")
+    sleep 2
+    # Print each job that ended, whole.
+    for pid in "${!running[@]}"; do
+        kill -0 "$pid" 2>/dev/null && continue
+        wait "$pid" || true
+        name=${running[$pid]}
+        stage "$name ended after $((SECONDS - ${began[$pid]}))s"
+        cat "$results/jobs/$name.out"
+        unset "running[$pid]" "began[$pid]"
     done
 done
+wait "$lane" || true
 
 stage "done"
 summarize "$results"

@@ -21,7 +21,11 @@ viewers=$BUILD_ROOT/host/viewers
 tool_dir=$BUILD_ROOT/host/xen-dyntrace
 tool=$tool_dir/xen-dyntrace
 rm -rf "$out"
-mkdir -p "$out"
+mkdir -p "$out" "$BUILD_ROOT/host"
+# make check may run two record suites at once: one host half at a time (the tool's build and
+# the viewers are shared).
+exec 9>"$BUILD_ROOT/host/check-exports.lock"
+flock 9
 
 pass() { echo "ok $name-$1"; }
 failed() { echo "not ok $name-$1"; }
