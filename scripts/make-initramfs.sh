@@ -106,7 +106,8 @@ public=$out/xen/xen/include/public/sysctl.h
 for src in "$REPO_ROOT"/tests/dom0-tools/*.c; do
     bin=$out/dom0-bin/$(basename "$src" .c)
     # Against the public headers of the tree under test (livepatch-raw speaks its sysctl).
-    if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$public" -nt "$bin" ]; then
+    if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$public" -nt "$bin" ] ||
+        [ "$(dirname "$public")/dyntrace.h" -nt "$bin" ]; then
         $cc -Wall -Wextra -Werror -O2 -static -D__XEN_TOOLS__ -I "$out/xen/xen/include" \
             -o "$bin" "$src" || die "building $src failed"
     fi

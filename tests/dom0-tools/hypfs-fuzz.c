@@ -50,6 +50,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <public/dyntrace.h>
+
 #include "privcmd.h"
 
 #define DIR_PATH "/tracing"
@@ -267,17 +269,15 @@ static long check_read(const char *what, int type, int rc, unsigned long blen)
         break;
     case TYPE_BLOB:
     {
-        /* trace_pipe_raw: a 32-byte header, then nr 32-byte records. */
-        uint32_t magic = 0, nr = 0;
+        /* trace_pipe_raw: its header, then nr records (public/dyntrace.h). */
+        struct xen_dyntrace_raw_header h = { 0 };
 
-        if ( len >= 32 )
-        {
-            memcpy(&magic, rbuf + HDR, 4);
-            memcpy(&nr, rbuf + HDR + 12, 4);
-        }
-        if ( len < 32 || magic != 0x52544458 || len != 32 + 32ul * nr )
+        if ( len >= sizeof(h) )
+            memcpy(&h, rbuf + HDR, sizeof(h));
+        if ( len < sizeof(h) || h.magic != XEN_DYNTRACE_RAW_MAGIC ||
+             len != sizeof(h) + sizeof(struct xen_dyntrace_record) * h.nr )
             violation("read %s: raw content of %lu bytes, magic %#x, %u "
-                      "records", what, len, magic, nr);
+                      "records", what, len, h.magic, h.nr);
         break;
     }
     case TYPE_DIR:

@@ -36,6 +36,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <public/dyntrace.h>
+
 #include "privcmd.h"
 
 struct direntry {
@@ -67,13 +69,10 @@ static const char *errname(int e)
     }
 }
 
-/* trace_pipe_raw's header (docs/user-guide.md, "Raw format"). */
-struct raw_header {
-    uint32_t magic;
-    uint16_t version, header_size, record_size, cpu;
-    uint32_t nr;
-    uint64_t lost, left;
-};
+/* trace_pipe_raw's format: the tree's public/dyntrace.h. */
+#define RAW_MAX_BYTES (sizeof(struct xen_dyntrace_raw_header) + \
+                       XEN_DYNTRACE_RAW_MAX_RECORDS * \
+                       sizeof(struct xen_dyntrace_record))
 
 static int hypercall(int fd, unsigned long op, const char *path, void *buf,
                      size_t blen)
@@ -93,8 +92,8 @@ static void *locked(size_t len);
 
 static int drain(const char *arg_path, const char *stop, const char *outname)
 {
-    size_t plen = strlen(arg_path) + 1, blen = sizeof(struct direntry) +
-                  sizeof(struct raw_header) + 4096 * 32;
+    size_t plen = strlen(arg_path) + 1,
+           blen = sizeof(struct direntry) + RAW_MAX_BYTES;
     char *path = locked(plen);
     uint8_t *buf = locked(blen);
     unsigned long reads = 0, records = 0, lost = 0, eagain = 0, bad = 0;
@@ -111,7 +110,7 @@ static int drain(const char *arg_path, const char *stop, const char *outname)
     for ( ;; )
     {
         const struct direntry *d = (const struct direntry *)buf;
-        const struct raw_header *h = (const void *)(d + 1);
+        const struct xen_dyntrace_raw_header *h = (const void *)(d + 1);
         const uint8_t *rec = (const uint8_t *)(h + 1);
         int err;
         uint32_t i;
@@ -125,10 +124,12 @@ static int drain(const char *arg_path, const char *stop, const char *outname)
             eagain++;
             continue;
         }
-        if ( err || d->content_len < sizeof(*h) || h->magic != 0x52544458 ||
-             h->version != 1 || h->header_size != sizeof(*h) ||
-             h->record_size != 32 ||
-             d->content_len != sizeof(*h) + 32ul * h->nr )
+        if ( err || d->content_len < sizeof(*h) ||
+             h->magic != XEN_DYNTRACE_RAW_MAGIC ||
+             h->version != XEN_DYNTRACE_RAW_VERSION ||
+             h->header_size != sizeof(*h) ||
+             h->record_size != sizeof(struct xen_dyntrace_record) ||
+             d->content_len != sizeof(*h) + h->record_size * h->nr )
         {
             fprintf(stderr, "drain: read %lu: errno %s, content_len %u\n",
                     reads, errname(err), d->content_len);
@@ -141,16 +142,13 @@ static int drain(const char *arg_path, const char *stop, const char *outname)
         records += h->nr;
         for ( i = 0; i < h->nr; i++ )
         {
-            uint64_t ts, ip;
-            uint16_t cpu;
+            struct xen_dyntrace_record r;
 
-            memcpy(&ts, rec + 32 * i, 8);
-            memcpy(&ip, rec + 32 * i + 8, 8);
-            memcpy(&cpu, rec + 32 * i + 28, 2);
-            fprintf(out, "[%03u] %lu.%06lu: %#lx\n", cpu,
-                    (unsigned long)(ts / 1000000000),
-                    (unsigned long)(ts % 1000000000 / 1000),
-                    (unsigned long)ip);
+            memcpy(&r, rec + sizeof(r) * i, sizeof(r));
+            fprintf(out, "[%03u] %lu.%06lu: %#lx\n", r.cpu,
+                    (unsigned long)(r.ts / 1000000000),
+                    (unsigned long)(r.ts % 1000000000 / 1000),
+                    (unsigned long)r.ip);
         }
         if ( stopping && !h->nr && !h->lost )
             break;

@@ -148,23 +148,21 @@ static char *dup_text(const uint8_t *p, size_t len)
     return s;
 }
 
-static void raw_record(struct xdt_record *r, const uint8_t *p)
+/* A record of a raw read (unaligned in the chunk). */
+static void raw_record(struct xen_dyntrace_record *r, const uint8_t *p)
 {
-    memcpy(&r->ts, p, 8);
-    memcpy(&r->ip, p + 8, 8);
-    memcpy(&r->parent_ip, p + 16, 8);
-    memcpy(&r->domid, p + 24, 2);
-    memcpy(&r->vcpu, p + 26, 2);
-    memcpy(&r->cpu, p + 28, 2);
-    r->flags = p[30];
-    r->pad = p[31];
+    memcpy(r, p, sizeof(*r));
 }
 
-/* The flags a raw record of version 1 may carry (user guide, "Raw format"). */
-#define XDT_FLAG_GRAPH_TAIL 0x40
-#define XDT_FLAGS_KNOWN (XDT_FLAG_IRQS_OFF | XDT_FLAG_IN_IRQ | XDT_FLAG_IN_NMI | \
-                         XDT_FLAG_GRAPH_ENT | XDT_FLAG_GRAPH_RET | \
-                         XDT_FLAG_GRAPH_TAIL)
+/*
+ * The flags a raw record of version 1 may carry (public/dyntrace.h;
+ * XEN_DYNTRACE_FLAG_RAW_TS is never in a read).
+ */
+#define XDT_FLAGS_GRAPH \
+    (XEN_DYNTRACE_FLAG_GRAPH_ENT | XEN_DYNTRACE_FLAG_GRAPH_RET)
+#define XDT_FLAGS_KNOWN \
+    (XEN_DYNTRACE_FLAG_IRQS_OFF | XEN_DYNTRACE_FLAG_IN_IRQ | \
+     XEN_DYNTRACE_FLAG_IN_NMI | XDT_FLAGS_GRAPH | XEN_DYNTRACE_FLAG_GRAPH_TAIL)
 
 /*
  * A record's checks: what the readers index or trust.  Its CPU is the
@@ -173,10 +171,11 @@ static void raw_record(struct xdt_record *r, const uint8_t *p)
  * function_graph record's depth from 1; a tail (a return whose entry was not
  * recorded) is a return.  Returns a reason (in why) or NULL.
  */
-static const char *check_record(const struct xdt_record *r, uint32_t cpu,
+static const char *check_record(const struct xen_dyntrace_record *r,
+                                uint32_t cpu,
                                 uint32_t i, char *why, size_t len)
 {
-    bool graph = r->flags & (XDT_FLAG_GRAPH_ENT | XDT_FLAG_GRAPH_RET);
+    bool graph = r->flags & XDT_FLAGS_GRAPH;
 
     if ( r->cpu != cpu )
         snprintf(why, len, "record %" PRIu32 ": CPU %u, not the chunk's", i,
@@ -184,14 +183,14 @@ static const char *check_record(const struct xdt_record *r, uint32_t cpu,
     else if ( r->flags & ~XDT_FLAGS_KNOWN )
         snprintf(why, len, "record %" PRIu32 ": unknown flags 0x%02x", i,
                  r->flags);
-    else if ( (r->flags & XDT_FLAG_GRAPH_TAIL) &&
-              !(r->flags & XDT_FLAG_GRAPH_RET) )
+    else if ( (r->flags & XEN_DYNTRACE_FLAG_GRAPH_TAIL) &&
+              !(r->flags & XEN_DYNTRACE_FLAG_GRAPH_RET) )
         snprintf(why, len, "record %" PRIu32 ": flags 0x%02x: a tail that is "
                  "not a return", i, r->flags);
-    else if ( !graph && r->pad )
+    else if ( !graph && r->depth )
         snprintf(why, len, "record %" PRIu32 ": a function record with depth %u",
-                 i, r->pad);
-    else if ( graph && !r->pad )
+                 i, r->depth);
+    else if ( graph && !r->depth )
         snprintf(why, len, "record %" PRIu32 ": a function_graph record with "
                  "depth 0", i);
     else
@@ -205,16 +204,17 @@ static const char *check_record(const struct xdt_record *r, uint32_t cpu,
  * (in why, or a constant) or NULL.
  */
 static const char *check_raw(const uint8_t *p, uint64_t len, uint32_t cpu,
-                             struct xdt_raw_header *h, char *why, size_t wlen)
+                             struct xen_dyntrace_raw_header *h, char *why,
+                             size_t wlen)
 {
     uint32_t i;
 
     if ( len < XDT_RAW_HEADER_SIZE )
         return "shorter than a raw header";
     memcpy(h, p, sizeof(*h));
-    if ( h->magic != XDT_RAW_MAGIC )
+    if ( h->magic != XEN_DYNTRACE_RAW_MAGIC )
         return "bad raw magic";
-    if ( h->version != XDT_RAW_VERSION )
+    if ( h->version != XEN_DYNTRACE_RAW_VERSION )
         return "raw version this tool cannot read";
     if ( h->header_size != XDT_RAW_HEADER_SIZE ||
          h->record_size != XDT_RAW_RECORD_SIZE )
@@ -225,7 +225,7 @@ static const char *check_raw(const uint8_t *p, uint64_t len, uint32_t cpu,
         return "raw length disagrees with its record count";
     for ( i = 0; i < h->nr; i++ )
     {
-        struct xdt_record r;
+        struct xen_dyntrace_record r;
 
         raw_record(&r, p + XDT_RAW_HEADER_SIZE + (size_t)i * XDT_RAW_RECORD_SIZE);
         if ( check_record(&r, cpu, i, why, wlen) )
@@ -293,7 +293,7 @@ int xdt_capture_load_mem(struct xdt_capture *c, const void *data, size_t len,
     {
         struct xdt_chunk_header ch;
         const uint8_t *p;
-        struct xdt_raw_header rh;
+        struct xen_dyntrace_raw_header rh;
         const char *why;
         char buf[128];
 
@@ -416,7 +416,7 @@ static bool cursor_load(struct cursor *u)
     for ( ;; )
     {
         const uint8_t *p;
-        struct xdt_raw_header h;
+        struct xen_dyntrace_raw_header h;
 
         if ( u->k >= cc->nr )
         {

@@ -55,7 +55,7 @@ struct run {
 
 static void close_run(FILE *f, unsigned int cpu, struct run *r, uint64_t end)
 {
-    struct xdt_record rec = { .domid = r->domid, .vcpu = r->vcpu };
+    struct xen_dyntrace_record rec = { .domid = r->domid, .vcpu = r->vcpu };
     char ctx[32];
 
     if ( !r->open )
@@ -82,7 +82,7 @@ struct json_ctx {
 #define CALLS_TID 1000
 
 /* A function_graph return or leaf: the call, as a complete event. */
-static int json_call(struct json_ctx *j, const struct xdt_record *r)
+static int json_call(struct json_ctx *j, const struct xen_dyntrace_record *r)
 {
     uint64_t call = r->parent_ip < r->ts ? r->parent_ip : r->ts;
     char fn[256], ctx[32];
@@ -100,7 +100,7 @@ static int json_call(struct json_ctx *j, const struct xdt_record *r)
     fprintf(f, ",\"args\":{\"context\":");
     json_str(f, ctx);
     fprintf(f, ",\"domain\":%u,\"vcpu\":%u,\"depth\":%u}}", r->domid,
-            r->vcpu, r->pad);
+            r->vcpu, r->depth);
 
     return ferror(f) ? -1 : 0;
 }
@@ -108,7 +108,7 @@ static int json_call(struct json_ctx *j, const struct xdt_record *r)
 static int json_event(const struct xdt_event *e, void *arg)
 {
     struct json_ctx *j = arg;
-    const struct xdt_record *r = &e->rec;
+    const struct xen_dyntrace_record *r = &e->rec;
     struct run *ru = &j->runs[r->cpu];
     char fn[256], caller[256], ctx[32];
     FILE *f = j->f;
@@ -132,9 +132,9 @@ static int json_event(const struct xdt_event *e, void *arg)
         *ru = (struct run){ .open = true, .domid = r->domid,
                             .vcpu = r->vcpu, .start = r->ts };
     ru->last = r->ts;
-    if ( r->flags & XDT_FLAG_GRAPH_RET )
+    if ( r->flags & XEN_DYNTRACE_FLAG_GRAPH_RET )
         return json_call(j, r);
-    if ( r->flags & XDT_FLAG_GRAPH_ENT )
+    if ( r->flags & XEN_DYNTRACE_FLAG_GRAPH_ENT )
         return 0;
 
     xdt_name_ip(j->n, r->ip, fn, sizeof(fn));
@@ -150,9 +150,9 @@ static int json_event(const struct xdt_event *e, void *arg)
     fprintf(f, ",\"domain\":%u,\"vcpu\":%u,\"caller\":", r->domid, r->vcpu);
     json_str(f, caller);
     fprintf(f, ",\"flags\":\"%c%c%c\"}}",
-            (r->flags & XDT_FLAG_IRQS_OFF) ? 'd' : '.',
-            (r->flags & XDT_FLAG_IN_IRQ) ? 'h' : '.',
-            (r->flags & XDT_FLAG_IN_NMI) ? 'z' : '.');
+            (r->flags & XEN_DYNTRACE_FLAG_IRQS_OFF) ? 'd' : '.',
+            (r->flags & XEN_DYNTRACE_FLAG_IN_IRQ) ? 'h' : '.',
+            (r->flags & XEN_DYNTRACE_FLAG_IN_NMI) ? 'z' : '.');
 
     return ferror(f) ? -1 : 0;
 }

@@ -152,7 +152,7 @@ static const char graph_exit_format[] =
 /* Tasks: pid 4096 * domain + vCPU + 1 (domains below 32768, vCPUs 4096). */
 #define PID_LIMIT (32768 * 4096)
 
-static int pid_of(const struct xdt_record *r)
+static int pid_of(const struct xen_dyntrace_record *r)
 {
     return r->domid == XDT_DOMID_IDLE ? 0 : r->domid * 4096 + r->vcpu + 1;
 }
@@ -206,18 +206,18 @@ static int page_flush(struct pager *p)
 }
 
 /* ftrace's common_flags of a record. */
-static uint8_t common_flags(const struct xdt_record *r)
+static uint8_t common_flags(const struct xen_dyntrace_record *r)
 {
-    return ((r->flags & XDT_FLAG_IRQS_OFF) ? TRACE_FLAG_IRQS_OFF : 0) |
-           ((r->flags & XDT_FLAG_IN_IRQ) ? TRACE_FLAG_HARDIRQ : 0) |
-           ((r->flags & XDT_FLAG_IN_NMI) ? TRACE_FLAG_NMI : 0);
+    return ((r->flags & XEN_DYNTRACE_FLAG_IRQS_OFF) ? TRACE_FLAG_IRQS_OFF : 0) |
+           ((r->flags & XEN_DYNTRACE_FLAG_IN_IRQ) ? TRACE_FLAG_HARDIRQ : 0) |
+           ((r->flags & XEN_DYNTRACE_FLAG_IN_NMI) ? TRACE_FLAG_NMI : 0);
 }
 
 /*
  * One event of r's context at time ts: type, and size bytes of which the
  * first 8 (the common fields) are filled here, the rest from data.
  */
-static int page_event(struct pager *p, const struct xdt_record *r,
+static int page_event(struct pager *p, const struct xen_dyntrace_record *r,
                       uint64_t ts, uint16_t type, const uint8_t *data,
                       unsigned int size)
 {
@@ -270,7 +270,7 @@ static int page_event(struct pager *p, const struct xdt_record *r,
 }
 
 /* A function tracer's record: a function event. */
-static int page_function(struct pager *p, const struct xdt_record *r)
+static int page_function(struct pager *p, const struct xen_dyntrace_record *r)
 {
     uint8_t data[FUNCTION_SIZE] = { 0 };
 
@@ -287,17 +287,17 @@ static int page_function(struct pager *p, const struct xdt_record *r)
  * call's time, so that trace-cmd prints it on one line.  ftrace's depth
  * counts from 0, ours from 1.
  */
-static int page_graph(struct pager *p, const struct xdt_record *r)
+static int page_graph(struct pager *p, const struct xen_dyntrace_record *r)
 {
-    int32_t depth = r->pad ? r->pad - 1 : 0;     /* the last byte */
+    int32_t depth = r->depth ? r->depth - 1 : 0;     /* the last byte */
     uint8_t ent[GRAPH_ENT_SIZE] = { 0 }, ex[GRAPH_EXIT_SIZE] = { 0 };
     uint64_t calltime = r->parent_ip;
 
     memcpy(ent + 8, &r->ip, 8);
     memcpy(ent + 16, &depth, 4);
-    if ( !(r->flags & XDT_FLAG_GRAPH_RET) )
+    if ( !(r->flags & XEN_DYNTRACE_FLAG_GRAPH_RET) )
         return page_event(p, r, r->ts, GRAPH_ENT_ID, ent, GRAPH_ENT_SIZE);
-    if ( (r->flags & XDT_FLAG_GRAPH_ENT) &&
+    if ( (r->flags & XEN_DYNTRACE_FLAG_GRAPH_ENT) &&
          page_event(p, r, calltime, GRAPH_ENT_ID, ent, GRAPH_ENT_SIZE) )
         return -1;
     memcpy(ex + 8, &r->ip, 8);

@@ -243,7 +243,7 @@ static long read_cpu(struct rec_state *s, unsigned int i, bool *empty)
 {
     unsigned int cpu = s->cpus[i];
     struct xenhypfs_dirent *d = NULL;
-    struct xdt_raw_header h;
+    struct xen_dyntrace_raw_header h;
     char path[128];
     void *buf;
 
@@ -273,14 +273,14 @@ static long read_cpu(struct rec_state *s, unsigned int i, bool *empty)
         }
     }
     if ( d->size < sizeof(h) ||
-         (memcpy(&h, buf, sizeof(h)), h.magic != XDT_RAW_MAGIC) ||
-         h.version != XDT_RAW_VERSION ||
+         (memcpy(&h, buf, sizeof(h)), h.magic != XEN_DYNTRACE_RAW_MAGIC) ||
+         h.version != XEN_DYNTRACE_RAW_VERSION ||
          h.header_size != XDT_RAW_HEADER_SIZE ||
          h.record_size != XDT_RAW_RECORD_SIZE ||
          d->size != XDT_RAW_HEADER_SIZE + (size_t)h.nr * XDT_RAW_RECORD_SIZE )
     {
         xdt_err("record: %s: %zu bytes that are not a version %u raw read",
-                path, (size_t)d->size, XDT_RAW_VERSION);
+                path, (size_t)d->size, XEN_DYNTRACE_RAW_VERSION);
         free(buf);
         free(d);
         return -1;

@@ -45,24 +45,26 @@ static char duration_mark(uint64_t ns)
  * duration, an entry "f() {".  (The hypervisor also prints an entry
  * followed by its own return as one leaf line; here they stay two.)
  */
-static int print_graph(const struct xdt_names *n, const struct xdt_record *r)
+static int print_graph(const struct xdt_names *n,
+                       const struct xen_dyntrace_record *r)
 {
-    unsigned int indent = 2 * (r->pad ? r->pad : 1);
+    unsigned int indent = 2 * (r->depth ? r->depth : 1);
     char ctx[32], fn[256], dur[32] = "";
     uint64_t ns = 0;
 
     xdt_context(r, ctx, sizeof(ctx));
     xdt_name_ip(n, r->ip, fn, sizeof(fn));
-    if ( r->flags & XDT_FLAG_GRAPH_RET )
+    if ( r->flags & XEN_DYNTRACE_FLAG_GRAPH_RET )
     {
         ns = r->ts > r->parent_ip ? r->ts - r->parent_ip : 0;
         snprintf(dur, sizeof(dur), "%c%7" PRIu64 ".%03" PRIu64 " us",
                  duration_mark(ns), ns / 1000, ns % 1000);
     }
     printf("%3u) %10s | %15s |%*s", r->cpu, ctx, dur, indent, "");
-    if ( (r->flags & XDT_FLAG_GRAPH_ENT) && (r->flags & XDT_FLAG_GRAPH_RET) )
+    if ( (r->flags & XEN_DYNTRACE_FLAG_GRAPH_ENT) &&
+         (r->flags & XEN_DYNTRACE_FLAG_GRAPH_RET) )
         printf("%s();\n", fn);
-    else if ( r->flags & XDT_FLAG_GRAPH_ENT )
+    else if ( r->flags & XEN_DYNTRACE_FLAG_GRAPH_ENT )
         printf("%s() {\n", fn);
     else
         printf("} /* %s */\n", fn);
@@ -74,7 +76,7 @@ static int print_event(const struct xdt_event *e, void *arg)
 {
     const struct print_ctx *pc = arg;
     const struct xdt_names *n = pc->n;
-    const struct xdt_record *r = &e->rec;
+    const struct xen_dyntrace_record *r = &e->rec;
     char ctx[32], fn[256], caller[256];
 
     if ( e->lost )
@@ -82,15 +84,16 @@ static int print_event(const struct xdt_event *e, void *arg)
         printf("CPU:%u [LOST %" PRIu64 " EVENTS]\n", r->cpu, r->ip);
         return 0;
     }
-    if ( r->flags & (XDT_FLAG_GRAPH_ENT | XDT_FLAG_GRAPH_RET) )
+    if ( r->flags & (XEN_DYNTRACE_FLAG_GRAPH_ENT |
+                     XEN_DYNTRACE_FLAG_GRAPH_RET) )
         return print_graph(n, r);
     xdt_context(r, ctx, sizeof(ctx));
     xdt_name_ip(n, r->ip, fn, sizeof(fn));
     xdt_name_parent(n, r->parent_ip, caller, sizeof(caller));
     printf("%12s [%03u] %c%c%c %5" PRIu64 ".%0*" PRIu64 ": %s <-%s\n",
-           ctx, r->cpu, (r->flags & XDT_FLAG_IRQS_OFF) ? 'd' : '.',
-           (r->flags & XDT_FLAG_IN_IRQ) ? 'h' : '.',
-           (r->flags & XDT_FLAG_IN_NMI) ? 'z' : '.',
+           ctx, r->cpu, (r->flags & XEN_DYNTRACE_FLAG_IRQS_OFF) ? 'd' : '.',
+           (r->flags & XEN_DYNTRACE_FLAG_IN_IRQ) ? 'h' : '.',
+           (r->flags & XEN_DYNTRACE_FLAG_IN_NMI) ? 'z' : '.',
            r->ts / 1000000000, pc->ns ? 9 : 6,
            pc->ns ? r->ts % 1000000000 : r->ts % 1000000000 / 1000, fn, caller);
 

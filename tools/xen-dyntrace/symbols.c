@@ -258,7 +258,7 @@ void xdt_name_parent(const struct xdt_names *n, uint64_t ip, char *buf,
         snprintf(buf, len, "0x%" PRIx64, ip);
 }
 
-void xdt_context(const struct xdt_record *r, char *buf, size_t len)
+void xdt_context(const struct xen_dyntrace_record *r, char *buf, size_t len)
 {
     if ( r->domid == XDT_DOMID_IDLE )
         snprintf(buf, len, "<idle>");

@@ -25,40 +25,17 @@
 #define XDT_EXIT_TRUNCATED 4   /* records up to the truncation were used */
 #define XDT_EXIT_SIGNAL    128 /* + N: record stopped by signal N in its set-up */
 
-/* per_cpu/cpuN/trace_pipe_raw (docs/user-guide.md, "Raw format"). */
-#define XDT_RAW_MAGIC       0x52544458u         /* "XDTR" */
-#define XDT_RAW_VERSION     1
-#define XDT_RAW_HEADER_SIZE 32
-#define XDT_RAW_RECORD_SIZE 32
-#define XDT_RAW_MAX_RECORDS 4096
-
-struct xdt_raw_header {
-    uint32_t magic;
-    uint16_t version, header_size, record_size, cpu;
-    uint32_t nr;
-    uint64_t lost, left;
-};
-
-#define XDT_DOMID_IDLE 32767
-#define XDT_FLAG_IRQS_OFF 0x1
-#define XDT_FLAG_IN_IRQ   0x2
-#define XDT_FLAG_IN_NMI   0x4
 /*
- * function_graph's records: a call's entry, its return (parent_ip holding
- * the call's time), or both at once (a call with no traced call inside);
- * pad holds the call's depth (1: outermost).
+ * per_cpu/cpuN/trace_pipe_raw: the hypervisor's public header (Xen's
+ * xen/include/public/dyntrace.h; the Makefile's XEN_INCLUDE).
  */
-#define XDT_FLAG_GRAPH_ENT 0x10
-#define XDT_FLAG_GRAPH_RET 0x20
+#include <public/dyntrace.h>
 
-/* One record, as the raw format keeps it. */
-struct xdt_record {
-    uint64_t ts;                /* ns of Xen's system time */
-    uint64_t ip;                /* patch site of the traced function */
-    uint64_t parent_ip;         /* return address in its caller */
-    uint16_t domid, vcpu, cpu;
-    uint8_t flags, pad;
-};
+#define XDT_RAW_HEADER_SIZE sizeof(struct xen_dyntrace_raw_header)
+#define XDT_RAW_RECORD_SIZE sizeof(struct xen_dyntrace_record)
+
+/* DOMID_IDLE of Xen's public/xen.h: a record of the idle vCPU. */
+#define XDT_DOMID_IDLE 0x7FFF
 
 /*
  * The capture file (docs/user-guide.md, "Capture file"): a 32-byte file header, then
@@ -123,7 +100,7 @@ void xdt_symtab_free(struct xdt_symtab *t);
 /* Reading (report, export). */
 struct xdt_event {
     bool lost;                  /* a loss marker: count in rec.ip */
-    struct xdt_record rec;
+    struct xen_dyntrace_record rec;
 };
 
 #define XDT_MAX_CPUS 65536
@@ -175,7 +152,7 @@ void xdt_name_ip(const struct xdt_names *n, uint64_t ip, char *buf,
                  size_t len);
 void xdt_name_parent(const struct xdt_names *n, uint64_t ip, char *buf,
                      size_t len);
-void xdt_context(const struct xdt_record *r, char *buf, size_t len);
+void xdt_context(const struct xen_dyntrace_record *r, char *buf, size_t len);
 
 /* Commands. */
 int cmd_record(int argc, char **argv);

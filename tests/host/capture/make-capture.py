@@ -6,6 +6,8 @@ the summary chunk. Prints the records as `report -t` must print them (without th
 import struct
 import sys
 
+import rawformat
+
 FUNCS = {0xffff82d040200000: "do_xen_version", 0xffff82d040200100: "xen_extra_version",
          0xffff82d040200200: "common/softirq.c#__do_softirq"}
 IDLE = 32767
@@ -16,9 +18,8 @@ def chunk(ctype, cpu, data):
 
 
 def raw(cpu, recs, lost=0, left=0):
-    body = b"".join(struct.pack("<QQQHHHBB", ts, ip, parent, dom, vcpu, cpu, flags, 0)
-                    for ts, ip, parent, dom, vcpu, flags in recs)
-    return chunk(3, cpu, struct.pack("<IHHHHIQQ", 0x52544458, 1, 32, 32, cpu, len(recs), lost, left) + body)
+    full = [(ts, ip, parent, dom, vcpu, cpu, flags, 0) for ts, ip, parent, dom, vcpu, flags in recs]
+    return chunk(3, cpu, rawformat.raw_chunk_body(cpu, full, lost, left))
 
 
 f = list(FUNCS)

@@ -16,8 +16,12 @@ Prints what the error must say after "FILE: " (nothing for valid, funcs-empty an
 import struct
 import sys
 
+import rawformat
+
 FUNCS = {0xffff82d040200000: "do_xen_version", 0xffff82d040200100: "xen_extra_version"}
-ENT, RET = 0x10, 0x20
+ENT, RET = rawformat.FLAG["GRAPH_ENT"], rawformat.FLAG["GRAPH_RET"]
+# The flags a read may carry: all but RAW_TS.
+KNOWN = sum(rawformat.FLAG.values()) & ~rawformat.FLAG["RAW_TS"]
 
 
 def chunk(ctype, cpu, data):
@@ -25,8 +29,7 @@ def chunk(ctype, cpu, data):
 
 
 def raw(cpu, recs):
-    body = b"".join(struct.pack("<QQQHHHBB", *r) for r in recs)
-    return chunk(3, cpu, struct.pack("<IHHHHIQQ", 0x52544458, 1, 32, 32, cpu, len(recs), 0, 0) + body)
+    return chunk(3, cpu, rawformat.raw_chunk_body(cpu, recs))
 
 
 kind, out = sys.argv[1], sys.argv[2]
@@ -42,7 +45,7 @@ if kind.startswith("cpu="):
     why = f"record 1: CPU {int(kind[4:])}, not the chunk's"
 elif kind.startswith("flags="):
     flags = cpu0[1][6] = int(kind[6:], 0)
-    why = (f"record 1: unknown flags 0x{flags:02x}" if flags & ~0x77 else
+    why = (f"record 1: unknown flags 0x{flags:02x}" if flags & ~KNOWN else
            f"record 1: flags 0x{flags:02x}: a tail that is not a return")
 elif kind.startswith("depth="):
     cpu0[1][7] = int(kind[6:])

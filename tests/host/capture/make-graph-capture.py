@@ -7,8 +7,10 @@ do_xen_version of d1v2 that lasted over 10 us. Prints the lines `report` must pr
 import struct
 import sys
 
+import rawformat
+
 FUNCS = {0xffff82d040200000: "do_xen_version", 0xffff82d040200100: "xen_extra_version"}
-ENT, RET = 0x10, 0x20
+ENT, RET = rawformat.FLAG["GRAPH_ENT"], rawformat.FLAG["GRAPH_RET"]
 T = 2_000_000_000
 
 
@@ -17,9 +19,9 @@ def chunk(ctype, cpu, data):
 
 
 def raw(cpu, recs):
-    body = b"".join(struct.pack("<QQQHHHBB", ts, ip, parent, dom, vcpu, cpu, flags, depth)
-                    for ts, ip, parent, dom, vcpu, flags, depth in recs)
-    return chunk(3, cpu, struct.pack("<IHHHHIQQ", 0x52544458, 1, 32, 32, cpu, len(recs), 0, 0) + body)
+    full = [(ts, ip, parent, dom, vcpu, cpu, flags, depth)
+            for ts, ip, parent, dom, vcpu, flags, depth in recs]
+    return chunk(3, cpu, rawformat.raw_chunk_body(cpu, full))
 
 
 f = list(FUNCS)

@@ -43,7 +43,7 @@
  *
  *   Every call (outer or nested) on CPU c gets a unique attempt id
  *   a = n << 3 | f, where f is the flags byte the record must carry
- *   (DT_FLAG_IRQS_OFF as passed, IN_IRQ when the outer caller is in IRQ
+ *   (XEN_DYNTRACE_FLAG_IRQS_OFF as passed, IN_IRQ when the outer caller is in IRQ
  *   context, IN_NMI when nested).  The caller passes ip = c << 56 | a and
  *   parent_ip = mix(ip); current returns a vcpu whose domain_id/vcpu_id are
  *   bits 0-15/16-31 of a; NOW() returns seq << 24 | (a & 0xffffff), where seq
@@ -120,27 +120,14 @@
 
 #include <xen/time.h>
 #include <asm/hardirq.h>
+#include <public/dyntrace.h>
 
 #include "ring.h"
 
 /*
- * The harness's record: the function tracer's layout (function.c), filled
+ * The harness's record is the function tracer's (public/dyntrace.h), filled
  * the same way into a slot reserved from ring.c.
  */
-struct rec {
-    uint64_t ts;
-    unsigned long ip;
-    unsigned long parent_ip;
-    uint16_t domid;
-    uint16_t vcpu;
-    uint16_t cpu;
-    uint8_t flags;
-    uint8_t pad;
-};
-
-#define DT_FLAG_IRQS_OFF  (1u << 0)
-#define DT_FLAG_IN_IRQ    (1u << 1)
-#define DT_FLAG_IN_NMI    (1u << 2)
 
 #define NCPUS           4       /* present CPUs */
 #define BOOT_CPUS       3       /* online at boot */
@@ -157,7 +144,8 @@ struct rec {
 #define ID_MASK         ((1ULL << 56) - 1)
 #define SEQ_SHIFT       24
 
-_Static_assert(sizeof(struct rec) == REC_SIZE, "32-byte records");
+_Static_assert(sizeof(struct xen_dyntrace_record) == REC_SIZE,
+               "32-byte records");
 _Static_assert(NCPUS <= NR_CPUS, "NR_CPUS");
 
 #define LOAD(p)         __atomic_load_n(p, __ATOMIC_SEQ_CST)
@@ -373,16 +361,16 @@ static void write_one(void);
  * stubs, as smp_processor_id() (in dt_ring_reserve) and smp_wmb()/smp_mb()
  * (in dt_ring_commit and dt_ring_next) are.
  */
-static void fill(struct dt_ring *r, struct rec *rec, unsigned int cpu,
-                 unsigned long ip, unsigned long parent_ip,
+static void fill(struct dt_ring *r, struct xen_dyntrace_record *rec,
+                 unsigned int cpu, unsigned long ip, unsigned long parent_ip,
                  unsigned int flags)
 {
     const struct vcpu *v;
 
     if ( in_irq() )
-        flags |= DT_FLAG_IN_IRQ;
+        flags |= XEN_DYNTRACE_FLAG_IN_IRQ;
     if ( in_nmi_handler() || in_mce_handler() )
-        flags |= DT_FLAG_IN_NMI;
+        flags |= XEN_DYNTRACE_FLAG_IN_NMI;
 
     rec->ts = NOW();
     rec->ip = ip;
@@ -392,13 +380,13 @@ static void fill(struct dt_ring *r, struct rec *rec, unsigned int cpu,
     rec->vcpu = v->vcpu_id;
     rec->cpu = cpu;
     rec->flags = flags;
-    rec->pad = 0;
+    rec->depth = 0;
     /*
      * A clock anchor for this record's stamp, as function.c takes one for
      * sparse records (B14), so that the anchors wrap as fast as the
      * records; the stamps of this CPU's writers outside NMI grow.
      */
-    if ( !(flags & DT_FLAG_IN_NMI) )
+    if ( !(flags & XEN_DYNTRACE_FLAG_IN_NMI) )
         dt_ring_anchor(r, rec->ts);
 }
 
@@ -409,7 +397,7 @@ static void fill(struct dt_ring *r, struct rec *rec, unsigned int cpu,
  * more attempt id, with the flags of the same context (exp), accepted as
  * surely as the reservation was.
  */
-static void first_of_pair(struct dt_ring *r, struct rec *rec,
+static void first_of_pair(struct dt_ring *r, struct xen_dyntrace_record *rec,
                           unsigned int cpu, unsigned int d, unsigned int fl,
                           unsigned int exp)
 {
@@ -458,7 +446,7 @@ static void first_of_pair(struct dt_ring *r, struct rec *rec,
 static void record(unsigned long ip, unsigned long parent_ip,
                    unsigned int flags, bool pair, unsigned int exp)
 {
-    struct rec *rec;
+    struct xen_dyntrace_record *rec;
     struct dt_ring *r;
     unsigned int cpu, d = t_depth - 1;
 
@@ -538,9 +526,9 @@ static void write_one(void)
         irq = true;             /* called from an IRQ handler */
         stub_irq_count++;
     }
-    fl = (rnd() & 1) ? DT_FLAG_IRQS_OFF : 0;
-    exp = fl | (stub_irq_count ? DT_FLAG_IN_IRQ : 0) |
-          (stub_nmi_count || stub_mce_count ? DT_FLAG_IN_NMI : 0);
+    fl = (rnd() & 1) ? XEN_DYNTRACE_FLAG_IRQS_OFF : 0;
+    exp = fl | (stub_irq_count ? XEN_DYNTRACE_FLAG_IN_IRQ : 0) |
+          (stub_nmi_count || stub_mce_count ? XEN_DYNTRACE_FLAG_IN_NMI : 0);
     id = (__atomic_fetch_add(&cs->next_id, 1, __ATOMIC_RELAXED) << 3 | exp) &
          ID_MASK;
     ip = (uint64_t)cs->cpu << 56 | id;
@@ -741,14 +729,14 @@ static bool cpu_online_now(unsigned int cpu)
     return (READ(&cpu_online_map.bits[0]) >> cpu) & 1;
 }
 
-static bool record_ok(const struct rec *r, unsigned int cpu)
+static bool record_ok(const struct xen_dyntrace_record *r, unsigned int cpu)
 {
     uint64_t ip = r->ip, id = ip & ID_MASK;
 
     return (ip >> 56) == cpu && r->cpu == cpu && r->parent_ip == mix(ip) &&
            r->domid == (id & 0xffff) && r->vcpu == ((id >> 16) & 0xffff) &&
            (r->ts & 0xffffff) == (id & 0xffffff) && r->flags == (id & 7) &&
-           r->pad == 0 && (r->ts >> SEQ_SHIFT) != 0;
+           r->depth == 0 && (r->ts >> SEQ_SHIFT) != 0;
 }
 
 /*
@@ -761,14 +749,14 @@ static bool record_ok(const struct rec *r, unsigned int cpu)
 static void check_anchors(const struct dt_ring_copy *c, const char *who,
                           bool held)
 {
-    const struct rec *first = c->recs;
+    const struct xen_dyntrace_record *first = c->recs;
     unsigned int j;
     bool found = false;
 
     for ( j = 0; j < c->nr_anchors; j++ )
         found |= c->anchors[j].stamp == first->ts;
     if ( held && c->nr && record_ok(first, c->cpu) &&
-         !(first->flags & DT_FLAG_IN_NMI) && !found )
+         !(first->flags & XEN_DYNTRACE_FLAG_IN_NMI) && !found )
         anomaly(CK_ANCHOR, "%s: CPU%u: the anchor of the first record (stamp %"
                 PRIu64 ") is not in the copy (%u anchors)", who, c->cpu,
                 first->ts, c->nr_anchors);
@@ -806,7 +794,7 @@ static void check_snapshot(const struct dt_ring_snapshot *s, const char *who,
     for ( i = 0; i < s->nr_cpus; i++ )
     {
         const struct dt_ring_copy *c = &s->cpu[i];
-        const struct rec *recs = c->recs;
+        const struct xen_dyntrace_record *recs = c->recs;
         unsigned int k = c->cpu;
         size_t size_bytes = stub_alloc_size(c->recs);
         uint64_t size = size_bytes / REC_SIZE, bytes, first = 0, last = 0;
@@ -834,7 +822,7 @@ static void check_snapshot(const struct dt_ring_snapshot *s, const char *who,
 
         for ( j = 0; j < c->nr; j++ )
         {
-            const struct rec *r = &recs[j];
+            const struct xen_dyntrace_record *r = &recs[j];
             uint64_t seq = r->ts >> SEQ_SHIFT;
 
             if ( !record_ok(r, k) )
@@ -997,7 +985,7 @@ static void consume_one(void)
     for ( i = 0; i < s->nr_cpus; i++ )
     {
         struct dt_ring_copy *c = &s->cpu[i];
-        const struct rec *recs = c->recs;
+        const struct xen_dyntrace_record *recs = c->recs;
 
         check_anchors(c, "consumer", false);
         for ( j = 0; j < c->nr; j++ )
@@ -1028,7 +1016,7 @@ static void consume_one(void)
         for ( i = 0; i < s->nr_cpus; i++ )
         {
             const struct dt_ring_copy *c = &s->cpu[i];
-            const struct rec *recs = c->recs;
+            const struct xen_dyntrace_record *recs = c->recs;
             unsigned int k = c->cpu;
 
             if ( c->resets != pipe_resets[k] )
@@ -1631,7 +1619,7 @@ int main(void)
             cpumask_set_cpu(k, &cpu_online_map);
     }
     nr_buffers = BOOT_CPUS;
-    if ( dt_rings_init(sizeof(struct rec)) )
+    if ( dt_rings_init(sizeof(struct xen_dyntrace_record)) )
     {
         printf("# dt_rings_init failed\n");
         return 1;

@@ -795,10 +795,10 @@ void t_anchor_after(void)
     };
     struct dt_ring_copy c = { .nr_anchors = 2, .anchors = anchors };
     struct dt_ring_copy later = { .nr_anchors = 1, .anchors = &anchors[1] };
-    struct dyntrace_record ret = {
+    struct xen_dyntrace_record ret = {
         .ts = anchors[1].stamp + 2 * MICROSECS(1),
         .parent_ip = anchors[1].stamp - 2 * MICROSECS(5),
-        .flags = DT_FLAG_RAW_TS | DT_FLAG_GRAPH_RET,
+        .flags = XEN_DYNTRACE_FLAG_RAW_TS | XEN_DYNTRACE_FLAG_GRAPH_RET,
     };
     bool anchored = false, far = true;
     s_time_t entry, lone;
@@ -1651,15 +1651,8 @@ static unsigned long long stat_of(const char *stats, const char *name)
     return v;
 }
 
-struct raw_header {
-    uint32_t magic;
-    uint16_t version, header_size, record_size, cpu;
-    uint32_t nr;
-    uint64_t lost, left;
-};
-
 /* One read of per_cpu/cpuN/trace_pipe_raw: its header; -1 if malformed. */
-static int read_raw(unsigned int cpu, struct raw_header *h, unsigned int cap)
+static int read_raw(unsigned int cpu, struct xen_dyntrace_raw_header *h, unsigned int cap)
 {
     char path[64];
     unsigned int len = 0, i;
@@ -1675,19 +1668,18 @@ static int read_raw(unsigned int cpu, struct raw_header *h, unsigned int cap)
         return rc;
     }
     memcpy(h, buf, sizeof(*h));
-    rc = h->magic == 0x52544458 && h->version == 1 &&
-         h->header_size == 32 && h->record_size == 32 && h->cpu == cpu &&
-         len == 32 + h->nr * 32 ? 0 : -1;
+    rc = h->magic == XEN_DYNTRACE_RAW_MAGIC &&
+         h->version == XEN_DYNTRACE_RAW_VERSION &&
+         h->header_size == sizeof(*h) &&
+         h->record_size == sizeof(struct xen_dyntrace_record) &&
+         h->cpu == cpu && len == sizeof(*h) + h->nr * h->record_size ? 0 : -1;
     for ( i = 0; !rc && i < h->nr; i++ )
     {
-        /* ts, ip, parent_ip, domid, vcpu, cpu, flags (function.c). */
-        uint64_t ts, ip;
-        uint16_t rcpu;
+        struct xen_dyntrace_record r;
 
-        memcpy(&ts, buf + 32 + i * 32, 8);
-        memcpy(&ip, buf + 32 + i * 32 + 8, 8);
-        memcpy(&rcpu, buf + 32 + i * 32 + 28, 2);
-        if ( rcpu != cpu || ip != img_addr(2) || !ts )
+        memcpy(&r, buf + sizeof(*h) + i * sizeof(r), sizeof(r));
+        if ( r.cpu != cpu || r.ip != img_addr(2) || !r.ts ||
+             (r.flags & XEN_DYNTRACE_FLAG_RAW_TS) )
             rc = -1;
     }
     free(buf);
@@ -1698,7 +1690,7 @@ static int read_raw(unsigned int cpu, struct raw_header *h, unsigned int cap)
 void t_per_cpu(void)
 {
     unsigned long long e = 0, t = 0;
-    struct raw_header h;
+    struct xen_dyntrace_raw_header h;
     struct trace_info ti;
     unsigned int i, cpu, len;
     char *s;

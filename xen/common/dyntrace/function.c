@@ -67,11 +67,9 @@ const char *dt_symbol_cached(struct sym_cache *c, unsigned long addr)
     return c->name[i];
 }
 
-static unsigned int cf_check print_record(struct dyntrace_text *t,
-                                          unsigned long max,
-                                          struct sym_caches *c,
-                                          const struct dyntrace_record *r,
-                                          const struct dyntrace_record *end)
+static unsigned int cf_check print_record(
+    struct dyntrace_text *t, unsigned long max, struct sym_caches *c,
+    const struct xen_dyntrace_record *r, const struct xen_dyntrace_record *end)
 {
     char ctx[CONTEXT_MAX];
 
@@ -82,9 +80,9 @@ static unsigned int cf_check print_record(struct dyntrace_text *t,
 
     dyntrace_text_printf(t, max, "%12s [%03u] %c%c%c %5lu.%06lu: %s <-%s\n",
                          ctx, r->cpu,
-                         (r->flags & DT_FLAG_IRQS_OFF) ? 'd' : '.',
-                         (r->flags & DT_FLAG_IN_IRQ) ? 'h' : '.',
-                         (r->flags & DT_FLAG_IN_NMI) ? 'z' : '.',
+                         (r->flags & XEN_DYNTRACE_FLAG_IRQS_OFF) ? 'd' : '.',
+                         (r->flags & XEN_DYNTRACE_FLAG_IN_IRQ) ? 'h' : '.',
+                         (r->flags & XEN_DYNTRACE_FLAG_IN_NMI) ? 'z' : '.',
                          (unsigned long)(r->ts / SECONDS(1)),
                          (unsigned long)((r->ts % SECONDS(1)) / 1000),
                          dt_symbol_cached(&c->func, r->ip),
@@ -100,7 +98,7 @@ static unsigned int cf_check print_record(struct dyntrace_text *t,
  */
 struct cursor {
     struct dt_ring_copy *copy;
-    const struct dyntrace_record *next, *end;
+    const struct xen_dyntrace_record *next, *end;
 };
 
 static bool cursor_before(const struct cursor *a, const struct cursor *b)
@@ -134,13 +132,14 @@ static void heap_down(struct cursor *h, unsigned int n, unsigned int i)
  * anchor: tracing_thresh) it is the return's time less the duration.  Never
  * after the return.
  */
-void dt_record_to_ns(const struct dt_ring_copy *c, struct dyntrace_record *r)
+void dt_record_to_ns(const struct dt_ring_copy *c,
+                     struct xen_dyntrace_record *r)
 {
-    if ( r->flags & DT_FLAG_RAW_TS )
+    if ( r->flags & XEN_DYNTRACE_FLAG_RAW_TS )
     {
         s_time_t ns = dt_copy_stamp_to_ns(c, r->ts, NULL);
 
-        if ( r->flags & DT_FLAG_GRAPH_RET )
+        if ( r->flags & XEN_DYNTRACE_FLAG_GRAPH_RET )
         {
             bool anchored;
             s_time_t call = dt_copy_stamp_to_ns(c, r->parent_ip, &anchored);
@@ -150,7 +149,7 @@ void dt_record_to_ns(const struct dt_ring_copy *c, struct dyntrace_record *r)
             r->parent_ip = min(call, ns);
         }
         r->ts = ns;
-        r->flags &= ~DT_FLAG_RAW_TS;
+        r->flags &= ~XEN_DYNTRACE_FLAG_RAW_TS;
     }
 }
 
@@ -168,7 +167,7 @@ static unsigned long measure(const struct dt_format *f,
 
     for ( i = 0; i < snap->nr_cpus; i++ )
     {
-        struct dyntrace_record *recs = snap->cpu[i].recs;
+        struct xen_dyntrace_record *recs = snap->cpu[i].recs;
         unsigned int nr = snap->cpu[i].nr;
 
         for ( j = 0; j < nr; j++ )
@@ -297,37 +296,20 @@ int dt_print_rings(const struct dt_format *f, struct dyntrace_text *t,
 }
 
 /*
- * per_cpu/cpuN/trace_pipe_raw: a header, then the records as they are kept
- * (struct dyntrace_record, timestamps in ns).  The layout is an interface
- * (docs/user-guide.md of xen-dyntrace, "Raw format"): a change of it bumps
- * RAW_VERSION.  Little-endian on both architectures.
+ * per_cpu/cpuN/trace_pipe_raw: struct xen_dyntrace_raw_header, then the
+ * records as they are kept, in ns (public/dyntrace.h).
  */
-struct dyntrace_raw_header {
-    uint32_t magic;             /* RAW_MAGIC */
-    uint16_t version;           /* RAW_VERSION */
-    uint16_t header_size;       /* sizeof(struct dyntrace_raw_header) */
-    uint16_t record_size;       /* RECORD_SIZE */
-    uint16_t cpu;
-    uint32_t nr;                /* records that follow */
-    uint64_t lost;              /* events lost since the previous read */
-    uint64_t left;              /* records not consumed after this read */
-};
-#define RAW_MAGIC   0x52544458U /* "XDTR" */
-#define RAW_VERSION 1
-/* A raw read returns at most this many records (128 KiB). */
-#define RAW_MAX_RECORDS 4096
-
 int dt_print_raw(struct dyntrace_text *t, struct dyntrace_read *rd)
 {
     struct dt_ring_snapshot *snap;
-    struct dyntrace_raw_header *h;
+    struct xen_dyntrace_raw_header *h;
     struct dt_ring_copy *c;
-    struct dyntrace_record *recs;
+    struct xen_dyntrace_record *recs;
     unsigned int i;
     int rc;
 
     ASSERT(rd->pipe && rd->cpu >= 0);
-    rc = dt_rings_snapshot(&snap, rd->cpu, RAW_MAX_RECORDS);
+    rc = dt_rings_snapshot(&snap, rd->cpu, XEN_DYNTRACE_RAW_MAX_RECORDS);
     if ( rc )
         return rc;
     c = &snap->cpu[0];
@@ -343,9 +325,9 @@ int dt_print_raw(struct dyntrace_text *t, struct dyntrace_read *rd)
     for ( i = 0; i < c->nr; i++ )
         dt_record_to_ns(c, &recs[i]);
 
-    h = (struct dyntrace_raw_header *)t->buf;
-    h->magic = RAW_MAGIC;
-    h->version = RAW_VERSION;
+    h = (struct xen_dyntrace_raw_header *)t->buf;
+    h->magic = XEN_DYNTRACE_RAW_MAGIC;
+    h->version = XEN_DYNTRACE_RAW_VERSION;
     h->header_size = sizeof(*h);
     h->record_size = RECORD_SIZE;
     h->cpu = c->cpu;
@@ -393,10 +375,10 @@ static always_inline void function_record(unsigned long ip,
                                           unsigned long parent_ip,
                                           bool irqs_off, bool fast)
 {
-    struct dyntrace_record *rec;
+    struct xen_dyntrace_record *rec;
     struct dt_ring *r;
     const struct vcpu *v;
-    unsigned int cpu, flags = irqs_off ? DT_FLAG_IRQS_OFF : 0;
+    unsigned int cpu, flags = irqs_off ? XEN_DYNTRACE_FLAG_IRQS_OFF : 0;
     uint64_t stamp;
 
     if ( unlikely(!ACCESS_ONCE(dt_recording)) )
@@ -418,9 +400,9 @@ static always_inline void function_record(unsigned long ip,
     rec->cpu = cpu;
     /* in_irq() on the CPU known: no second read of its number. */
     if ( local_irq_count(cpu) )
-        flags |= DT_FLAG_IN_IRQ;
+        flags |= XEN_DYNTRACE_FLAG_IN_IRQ;
     if ( arch_dyntrace_cpu_in_nmi(cpu) )
-        flags |= DT_FLAG_IN_NMI;
+        flags |= XEN_DYNTRACE_FLAG_IN_NMI;
     stamp = arch_dyntrace_stamp();
     dt_ring_anchor_if_due(r, stamp, fast);
 
@@ -439,8 +421,8 @@ static always_inline void function_record(unsigned long ip,
     v = current;
     rec->domid = v->domain->domain_id;
     rec->vcpu = v->vcpu_id;
-    rec->flags = flags | DT_FLAG_RAW_TS;
-    rec->pad = 0;
+    rec->flags = flags | XEN_DYNTRACE_FLAG_RAW_TS;
+    rec->depth = 0;
 
     dt_ring_commit(r);
 }
@@ -492,10 +474,10 @@ static int __init cf_check function_tracer_init(void)
 {
     int rc;
 
-    BUILD_BUG_ON(sizeof(struct dyntrace_record) != RECORD_SIZE);
-    BUILD_BUG_ON(sizeof(struct dyntrace_raw_header) != 32);
+    BUILD_BUG_ON(sizeof(struct xen_dyntrace_record) != 32);
+    BUILD_BUG_ON(sizeof(struct xen_dyntrace_raw_header) != 32);
 
-    rc = dt_rings_init(sizeof(struct dyntrace_record));
+    rc = dt_rings_init(sizeof(struct xen_dyntrace_record));
     if ( rc )
         return rc;
 

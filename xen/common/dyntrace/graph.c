@@ -16,12 +16,13 @@
  * The records (docs/design.md, "function_graph's records"):
  *
  * G1  A call's entry record waits in its return-stack entry, pending
- *     (DT_FLAG_GRAPH_ENT still set in the entry's ctx), until a record of
- *     a call inside it is written: that writer first writes every entry
- *     record still pending below it, oldest first (graph_flush()).  A
- *     call that ends with its own still pending is a leaf: one record,
- *     both flags set, "f();".  So each stack's pending entries are the
- *     top ones among function_graph's, and its records stay in call order.
+ *     (XEN_DYNTRACE_FLAG_GRAPH_ENT still set in the entry's ctx), until a
+ *     record of a call inside it is written: that writer first writes
+ *     every entry record still pending below it, oldest first
+ *     (graph_flush()).  A call that ends with its own still pending is a
+ *     leaf: one record, both flags set, "f();".  So each stack's pending
+ *     entries are the top ones among function_graph's, and its records
+ *     stay in call order.
  * G2  A pending entry whose frame is found gone (R2) writes its entry
  *     record then: "f() {" with no end, as the call left it.
  * G3  Records are written at returns (and at G2's drops), each stamped
@@ -56,24 +57,27 @@
 static dyntrace_func_t graph_entry;
 
 /*
- * The context word of a record (output.h): who ran the call, on which CPU,
- * in which context (flags), at which depth.  A return repeats its entry's.
- * The fields in the order of the record's, little-endian (every
- * architecture of Xen: graph_tracer_init() checks).
+ * The context word of a record: its last eight bytes, domid to depth, as
+ * one value (public/dyntrace.h, XEN_DYNTRACE_CTX_*): who ran the call, on
+ * which CPU, in which context (flags), at which depth.  A return repeats
+ * its entry's.  Little-endian on every architecture of Xen
+ * (graph_tracer_init() checks).
  */
-#define CTX_FLAGS(f) ((uint64_t)(f) << 48)
-#define CTX_DEPTH(d) ((uint64_t)(d) << 56)
+#define CTX_FLAGS(f) ((uint64_t)(f) << XEN_DYNTRACE_CTX_FLAGS_SHIFT)
+#define CTX_DEPTH(d) ((uint64_t)(d) << XEN_DYNTRACE_CTX_DEPTH_SHIFT)
 static always_inline uint64_t graph_ctx(const struct vcpu *v,
                                         unsigned int cpu, unsigned int flags,
                                         unsigned int depth)
 {
-    return v->domain->domain_id | ((uint64_t)v->vcpu_id << 16) |
-           ((uint64_t)cpu << 32) | CTX_FLAGS(flags) | CTX_DEPTH(depth);
+    return v->domain->domain_id |
+           ((uint64_t)v->vcpu_id << XEN_DYNTRACE_CTX_VCPU_SHIFT) |
+           ((uint64_t)cpu << XEN_DYNTRACE_CTX_CPU_SHIFT) |
+           CTX_FLAGS(flags) | CTX_DEPTH(depth);
 }
 
-#define PENDING CTX_FLAGS(DT_FLAG_GRAPH_ENT)
+#define PENDING CTX_FLAGS(XEN_DYNTRACE_FLAG_GRAPH_ENT)
 
-static always_inline void graph_fill(struct dyntrace_record *rec,
+static always_inline void graph_fill(struct xen_dyntrace_record *rec,
                                      unsigned long ip, unsigned long parent_ip,
                                      uint64_t ts, uint64_t ctx,
                                      unsigned int cpu)
@@ -81,7 +85,8 @@ static always_inline void graph_fill(struct dyntrace_record *rec,
     rec->ts = ts;
     rec->ip = ip;
     rec->parent_ip = parent_ip;
-    rec->ctx = ctx;
+    /* One store of the word (graph_check_layout() checks where it lies). */
+    memcpy(&rec->domid, &ctx, sizeof(ctx));
     rec->cpu = cpu;
 }
 
@@ -98,7 +103,7 @@ static always_inline void graph_record(struct dt_ret_entry *flush,
                                        unsigned long parent_ip, uint64_t ts,
                                        uint64_t ctx, uint64_t now, bool nmi)
 {
-    struct dyntrace_record *rec;
+    struct xen_dyntrace_record *rec;
     struct dt_ring *r;
     unsigned int cpu;
 
@@ -173,16 +178,16 @@ static always_inline void graph_call(unsigned long ip, unsigned long *ret,
         return;
     e->calltime = arch_dyntrace_stamp();
     e->cookie = 0;
-    flags = DT_FLAG_RAW_TS;
+    flags = XEN_DYNTRACE_FLAG_RAW_TS;
     if ( likely(!ACCESS_ONCE(dt_tracing_thresh)) )
-        flags |= DT_FLAG_GRAPH_ENT;
+        flags |= XEN_DYNTRACE_FLAG_GRAPH_ENT;
     if ( irqs_off )
-        flags |= DT_FLAG_IRQS_OFF;
+        flags |= XEN_DYNTRACE_FLAG_IRQS_OFF;
     /* in_irq() on the CPU known: no second read of its number. */
     if ( local_irq_count(cpu) )
-        flags |= DT_FLAG_IN_IRQ;
+        flags |= XEN_DYNTRACE_FLAG_IN_IRQ;
     if ( nmi )
-        flags |= DT_FLAG_IN_NMI;
+        flags |= XEN_DYNTRACE_FLAG_IN_NMI;
     e->ctx = graph_ctx(current, cpu, flags, depth);
 }
 
@@ -264,7 +269,7 @@ static always_inline void graph_ret(struct dt_ret_stack *st,
 {
     uint32_t thresh = ACCESS_ONCE(dt_tracing_thresh);
     uint64_t now, ctx = e->ctx;
-    bool nmi = ctx & CTX_FLAGS(DT_FLAG_IN_NMI);
+    bool nmi = ctx & CTX_FLAGS(XEN_DYNTRACE_FLAG_IN_NMI);
     struct dt_ret_entry *flush = NULL;
 
     if ( dt_tracer_active() != graph_entry || !ACCESS_ONCE(dt_recording) )
@@ -277,8 +282,8 @@ static always_inline void graph_ret(struct dt_ret_stack *st,
         /* Only the returns that took long enough, alone. */
         if ( !returned || too_short(e, now, thresh) )
             return;
-        ctx = (ctx & ~PENDING) |
-              CTX_FLAGS(DT_FLAG_GRAPH_RET | DT_FLAG_GRAPH_TAIL);
+        ctx = (ctx & ~PENDING) | CTX_FLAGS(XEN_DYNTRACE_FLAG_GRAPH_RET |
+                                           XEN_DYNTRACE_FLAG_GRAPH_TAIL);
         graph_record(NULL, e->func, e->calltime, now, ctx, now, nmi);
         return;
     }
@@ -304,7 +309,7 @@ static always_inline void graph_ret(struct dt_ret_stack *st,
     }
     /* Still pending: a leaf, GRAPH_ENT and GRAPH_RET both. */
     graph_record(flush, e->func, e->calltime, now,
-                 ctx | CTX_FLAGS(DT_FLAG_GRAPH_RET), now, nmi);
+                 ctx | CTX_FLAGS(XEN_DYNTRACE_FLAG_GRAPH_RET), now, nmi);
 }
 
 /* The hook (return.c). */
@@ -374,7 +379,7 @@ static char duration_mark(uint64_t ns)
 }
 
 static void print_prefix(struct dyntrace_text *t, unsigned long max,
-                         const struct dyntrace_record *r, bool timed,
+                         const struct xen_dyntrace_record *r, bool timed,
                          uint64_t ns)
 {
     char ctx[CONTEXT_MAX];
@@ -405,12 +410,13 @@ static void print_prefix(struct dyntrace_text *t, unsigned long max,
 static unsigned int cf_check graph_line(struct dyntrace_text *t,
                                         unsigned long max,
                                         struct sym_caches *c,
-                                        const struct dyntrace_record *r,
-                                        const struct dyntrace_record *end)
+                                        const struct xen_dyntrace_record *r,
+                                        const struct xen_dyntrace_record *end)
 {
-    const struct dyntrace_record *n = r + 1;
-    unsigned int indent = 2 * (r->pad ?: 1);
-    const unsigned int leaf = DT_FLAG_GRAPH_ENT | DT_FLAG_GRAPH_RET;
+    const struct xen_dyntrace_record *n = r + 1;
+    unsigned int indent = 2 * (r->depth ?: 1);
+    const unsigned int leaf = XEN_DYNTRACE_FLAG_GRAPH_ENT |
+                              XEN_DYNTRACE_FLAG_GRAPH_RET;
 
     if ( (r->flags & leaf) == leaf )
     {
@@ -419,10 +425,10 @@ static unsigned int cf_check graph_line(struct dyntrace_text *t,
                              dt_symbol_cached(&c->func, r->ip));
         return 1;
     }
-    if ( r->flags & DT_FLAG_GRAPH_ENT )
+    if ( r->flags & XEN_DYNTRACE_FLAG_GRAPH_ENT )
     {
-        if ( n < end && (n->flags & DT_FLAG_GRAPH_RET) && n->ip == r->ip &&
-             n->pad == r->pad && n->parent_ip == r->ts )
+        if ( n < end && (n->flags & XEN_DYNTRACE_FLAG_GRAPH_RET) &&
+             n->ip == r->ip && n->depth == r->depth && n->parent_ip == r->ts )
         {
             print_prefix(t, max, r, true, n->ts - n->parent_ip);
             dyntrace_text_printf(t, max, "%*s%s();\n", indent, "",
@@ -434,7 +440,7 @@ static unsigned int cf_check graph_line(struct dyntrace_text *t,
                              dt_symbol_cached(&c->func, r->ip));
         return 1;
     }
-    if ( r->flags & DT_FLAG_GRAPH_RET )
+    if ( r->flags & XEN_DYNTRACE_FLAG_GRAPH_RET )
     {
         print_prefix(t, max, r, true, r->ts - r->parent_ip);
         dyntrace_text_printf(t, max, "%*s} /* %s */\n", indent, "",
@@ -498,22 +504,27 @@ static void __init graph_check_layout(void)
     BUILD_BUG_ON(RING_WRITING != DT_RING_WRITING);
     BUILD_BUG_ON(DT_ANCHOR_PERIOD != 1UL << DT_ANCHOR_SHIFT);
 
-    BUILD_BUG_ON(sizeof(struct dyntrace_record) != 1u << DT_REC_SHIFT);
-    BUILD_BUG_ON(offsetof(struct dyntrace_record, ts) != DT_REC_ts);
-    BUILD_BUG_ON(offsetof(struct dyntrace_record, ip) != DT_REC_ip);
-    BUILD_BUG_ON(offsetof(struct dyntrace_record, parent_ip) !=
+    BUILD_BUG_ON(sizeof(struct xen_dyntrace_record) != 1u << DT_REC_SHIFT);
+    BUILD_BUG_ON(offsetof(struct xen_dyntrace_record, ts) != DT_REC_ts);
+    BUILD_BUG_ON(offsetof(struct xen_dyntrace_record, ip) != DT_REC_ip);
+    BUILD_BUG_ON(offsetof(struct xen_dyntrace_record, parent_ip) !=
                  DT_REC_parent_ip);
-    BUILD_BUG_ON(offsetof(struct dyntrace_record, ctx) != DT_REC_ctx);
+    BUILD_BUG_ON(offsetof(struct xen_dyntrace_record, domid) != DT_REC_ctx);
+    BUILD_BUG_ON(DT_REC_ctx != XEN_DYNTRACE_CTX_OFFSET);
+    BUILD_BUG_ON(DT_REC_ctx + sizeof(uint64_t) !=
+                 sizeof(struct xen_dyntrace_record));
 
     BUILD_BUG_ON(CTX_FLAGS(1) != 1ULL << DT_CTX_FLAGS);
     BUILD_BUG_ON(CTX_DEPTH(1) != 1ULL << DT_CTX_DEPTH);
-    BUILD_BUG_ON(DT_FLAG_IRQS_OFF != DT_ASM_FLAG_IRQS_OFF);
-    BUILD_BUG_ON(DT_FLAG_IN_IRQ != DT_ASM_FLAG_IN_IRQ);
-    BUILD_BUG_ON(DT_FLAG_RAW_TS != DT_ASM_FLAG_RAW_TS);
-    BUILD_BUG_ON(DT_FLAG_GRAPH_ENT != DT_ASM_FLAG_GRAPH_ENT);
-    BUILD_BUG_ON(CTX_FLAGS(DT_FLAG_IN_NMI) != 1ULL << DT_CTX_IN_NMI_BIT);
+    BUILD_BUG_ON(XEN_DYNTRACE_FLAG_IRQS_OFF != DT_ASM_FLAG_IRQS_OFF);
+    BUILD_BUG_ON(XEN_DYNTRACE_FLAG_IN_IRQ != DT_ASM_FLAG_IN_IRQ);
+    BUILD_BUG_ON(XEN_DYNTRACE_FLAG_RAW_TS != DT_ASM_FLAG_RAW_TS);
+    BUILD_BUG_ON(XEN_DYNTRACE_FLAG_GRAPH_ENT != DT_ASM_FLAG_GRAPH_ENT);
+    BUILD_BUG_ON(CTX_FLAGS(XEN_DYNTRACE_FLAG_IN_NMI) !=
+                 1ULL << DT_CTX_IN_NMI_BIT);
     BUILD_BUG_ON(PENDING != 1ULL << DT_CTX_PENDING_BIT);
-    BUILD_BUG_ON(CTX_FLAGS(DT_FLAG_GRAPH_RET) != 1ULL << DT_CTX_RET_BIT);
+    BUILD_BUG_ON(CTX_FLAGS(XEN_DYNTRACE_FLAG_GRAPH_RET) !=
+                 1ULL << DT_CTX_RET_BIT);
     /* graph_ctx() as the entry builds it: the first fields, 16 bits each. */
     BUILD_BUG_ON(offsetof(struct vcpu, vcpu_id) != 0);
     BUILD_BUG_ON(offsetof(struct domain, domain_id) != 0);
@@ -551,18 +562,20 @@ static int __init cf_check graph_tracer_init(void)
 {
     BUILD_BUG_ON(DT_RET_DEPTH != DT_GRAPH_DEPTH_MAX);
     BUILD_BUG_ON(DT_GRAPH_DEPTH_MAX > UINT8_MAX);
-    /* graph_ctx() */
+    /* graph_ctx() and graph_fill(): the word is the record's last field. */
     BUILD_BUG_ON(__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__);
-    BUILD_BUG_ON(offsetof(struct dyntrace_record, domid) !=
-                 offsetof(struct dyntrace_record, ctx));
-    BUILD_BUG_ON(offsetof(struct dyntrace_record, vcpu) !=
-                 offsetof(struct dyntrace_record, ctx) + 2);
-    BUILD_BUG_ON(offsetof(struct dyntrace_record, cpu) !=
-                 offsetof(struct dyntrace_record, ctx) + 4);
-    BUILD_BUG_ON(offsetof(struct dyntrace_record, flags) !=
-                 offsetof(struct dyntrace_record, ctx) + 6);
-    BUILD_BUG_ON(offsetof(struct dyntrace_record, pad) !=
-                 offsetof(struct dyntrace_record, ctx) + 7);
+    BUILD_BUG_ON(offsetof(struct xen_dyntrace_record, domid) !=
+                 XEN_DYNTRACE_CTX_OFFSET);
+    BUILD_BUG_ON(offsetof(struct xen_dyntrace_record, vcpu) * 8 !=
+                 XEN_DYNTRACE_CTX_OFFSET * 8 + XEN_DYNTRACE_CTX_VCPU_SHIFT);
+    BUILD_BUG_ON(offsetof(struct xen_dyntrace_record, cpu) * 8 !=
+                 XEN_DYNTRACE_CTX_OFFSET * 8 + XEN_DYNTRACE_CTX_CPU_SHIFT);
+    BUILD_BUG_ON(offsetof(struct xen_dyntrace_record, flags) * 8 !=
+                 XEN_DYNTRACE_CTX_OFFSET * 8 + XEN_DYNTRACE_CTX_FLAGS_SHIFT);
+    BUILD_BUG_ON(offsetof(struct xen_dyntrace_record, depth) * 8 !=
+                 XEN_DYNTRACE_CTX_OFFSET * 8 + XEN_DYNTRACE_CTX_DEPTH_SHIFT);
+    BUILD_BUG_ON(sizeof(struct xen_dyntrace_record) !=
+                 XEN_DYNTRACE_CTX_OFFSET + sizeof(uint64_t));
 
 #ifdef CONFIG_X86
     graph_check_layout();

@@ -11,47 +11,15 @@
 #include <xen/dyntrace.h>
 #include <xen/symbols.h>
 
-/*
- * One binary record of the ring tracers: 32 bytes on 64-bit.  function:
- * an entry.  function_graph: an entry (DT_FLAG_GRAPH_ENT), a return
- * (DT_FLAG_GRAPH_RET, parent_ip holding the entry's time) or a leaf call,
- * with no traced call inside (both flags, as a return); pad holds the
- * call's depth (1: outermost).
- */
-struct dyntrace_record {
-    uint64_t ts;                /* NOW(), ns (raw: DT_FLAG_RAW_TS) */
-    unsigned long ip;           /* traced function's patch site */
-    unsigned long parent_ip;    /* its caller's return address */
-    /*
-     * The context, also as one word (ctx): function_graph's return repeats
-     * its entry's with the flags changed (graph.c).
-     */
-    union {
-        struct {
-            uint16_t domid;             /* domain running (DOMID_IDLE: idle) */
-            uint16_t vcpu;
-            uint16_t cpu;
-            uint8_t flags;
-#define DT_FLAG_IRQS_OFF  (1u << 0)
-#define DT_FLAG_IN_IRQ    (1u << 1)
-#define DT_FLAG_IN_NMI    (1u << 2)
-/*
- * ts (and a return's parent_ip) hold arch_dyntrace_stamp(): set by every
- * writer, cleared once converted to ns when the trace is read.
- */
-#define DT_FLAG_RAW_TS    (1u << 3)
-#define DT_FLAG_GRAPH_ENT (1u << 4)
-#define DT_FLAG_GRAPH_RET (1u << 5)
-/* A return whose entry was not recorded (tracing_thresh). */
-#define DT_FLAG_GRAPH_TAIL (1u << 6)
-            uint8_t pad;
-        };
-        uint64_t ctx;
-    };
-};
+#include <public/dyntrace.h>
 
-/* The record layout is part of the interface (docs, benchmarks). */
-#define RECORD_SIZE 32
+/*
+ * The ring tracers keep struct xen_dyntrace_record (public/dyntrace.h) in
+ * the buffers, with XEN_DYNTRACE_FLAG_RAW_TS set and ts (and a return's
+ * parent_ip) as arch_dyntrace_stamp(): every writer sets it, a read
+ * converts to ns and clears it (dt_record_to_ns()).
+ */
+#define RECORD_SIZE sizeof(struct xen_dyntrace_record)
 
 /* Room for one formatted line: two symbol names and the fixed fields. */
 #define LINE_MAX (2 * KSYM_NAME_LEN + 64)
@@ -91,8 +59,8 @@ struct dt_format {
      */
     unsigned int (*line)(struct dyntrace_text *t, unsigned long max,
                          struct sym_caches *c,
-                         const struct dyntrace_record *r,
-                         const struct dyntrace_record *end);
+                         const struct xen_dyntrace_record *r,
+                         const struct xen_dyntrace_record *end);
 };
 
 /* The text of the buffers the read asks for (struct tracer's print()). */
@@ -102,7 +70,8 @@ int dt_print_rings(const struct dt_format *f, struct dyntrace_text *t,
 int dt_print_raw(struct dyntrace_text *t, struct dyntrace_read *rd);
 /* Convert a copied record's raw stamps to NOW()'s ns (function.c). */
 struct dt_ring_copy;
-void dt_record_to_ns(const struct dt_ring_copy *c, struct dyntrace_record *r);
+void dt_record_to_ns(const struct dt_ring_copy *c,
+                     struct xen_dyntrace_record *r);
 
 /* The set_on() and clear() of the tracers that keep records in the rings. */
 int cf_check dt_rings_set_on_cb(bool on);

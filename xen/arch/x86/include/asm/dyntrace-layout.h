@@ -21,7 +21,7 @@
 /* DT_ANCHOR_PERIOD (ring.h) is 1 << DT_ANCHOR_SHIFT clock ticks. */
 #define DT_ANCHOR_SHIFT         20
 
-/* struct dyntrace_record (common/dyntrace/output.h), 1 << DT_REC_SHIFT */
+/* struct xen_dyntrace_record (public/dyntrace.h), 1 << DT_REC_SHIFT bytes */
 #define DT_REC_ts               0
 #define DT_REC_ip               8
 #define DT_REC_parent_ip        16
@@ -29,9 +29,9 @@
 #define DT_REC_SHIFT            5
 
 /*
- * A record's context word (graph.c, graph_ctx()): domain, vCPU, CPU, then
- * the flags (DT_FLAG_*, output.h) from bit DT_CTX_FLAGS and the depth from
- * bit DT_CTX_DEPTH.
+ * A record's context word (public/dyntrace.h, XEN_DYNTRACE_CTX_*; graph.c,
+ * graph_ctx()): domain, vCPU, CPU, then the flags (XEN_DYNTRACE_FLAG_*) from
+ * bit DT_CTX_FLAGS and the depth from bit DT_CTX_DEPTH.
  */
 #define DT_CTX_FLAGS            48
 #define DT_CTX_DEPTH            56
@@ -39,7 +39,7 @@
 #define DT_ASM_FLAG_IN_IRQ      0x02
 #define DT_ASM_FLAG_RAW_TS      0x08
 #define DT_ASM_FLAG_GRAPH_ENT   0x10
-/* The bits of DT_FLAG_IN_NMI, _GRAPH_ENT and _GRAPH_RET in the word. */
+/* The bits of XEN_DYNTRACE_FLAG_IN_NMI, _GRAPH_ENT and _GRAPH_RET in it. */
 #define DT_CTX_IN_NMI_BIT       (DT_CTX_FLAGS + 2)
 #define DT_CTX_PENDING_BIT      (DT_CTX_FLAGS + 4)
 #define DT_CTX_RET_BIT          (DT_CTX_FLAGS + 5)
