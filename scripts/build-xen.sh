@@ -36,6 +36,8 @@ mkdir -p "$out"
 makeargs=(-C "$tree/xen" XEN_TARGET_ARCH="$arch" PYTHON="$PYTHON"
     XEN_WHOAMI=xen-dyntrace XEN_DOMAIN=localdomain XEN_BUILD_HOST=xen-dyntrace)
 [ "$arch" = arm64 ] && makeargs+=(CROSS_COMPILE=aarch64-linux-gnu-)
+# x86: no xen.efi (QEMU boots the multiboot image; the PE link is three more links of Xen).
+[ "$arch" = x86_64 ] && makeargs+=(XEN_BUILD_EFI=n XEN_BUILD_PE=n)
 # clang=y selects clang for the hypervisor and, passed down, for the test payloads (GNU ld links).
 [ "$CLANG" = 1 ] && makeargs+=(clang=y)
 [ -n "${EXTRA_CFLAGS_XEN_CORE:-}" ] && makeargs+=(EXTRA_CFLAGS_XEN_CORE="$EXTRA_CFLAGS_XEN_CORE")
