@@ -36,8 +36,10 @@ mkdir -p "$out"
 makeargs=(-C "$tree/xen" XEN_TARGET_ARCH="$arch" PYTHON="$PYTHON"
     XEN_WHOAMI=xen-dyntrace XEN_DOMAIN=localdomain XEN_BUILD_HOST=xen-dyntrace)
 [ "$arch" = arm64 ] && makeargs+=(CROSS_COMPILE=aarch64-linux-gnu-)
-# x86: no xen.efi (QEMU boots the multiboot image; the PE link is three more links of Xen).
-[ "$arch" = x86_64 ] && makeargs+=(XEN_BUILD_EFI=n XEN_BUILD_PE=n)
+# x86: no xen.efi (QEMU boots the multiboot image; the PE link is three more links of Xen),
+# but on staging, the base of the series we mail: there xen.efi is linked as Xen's own CI does
+# (the patchable entries' section in the PE link).
+[ "$arch" = x86_64 ] && [ "$XEN_BASE" != staging ] && makeargs+=(XEN_BUILD_EFI=n XEN_BUILD_PE=n)
 # clang=y selects clang for the hypervisor and, passed down, for the test payloads (GNU ld links).
 [ "$CLANG" = 1 ] && makeargs+=(clang=y)
 [ -n "${EXTRA_CFLAGS_XEN_CORE:-}" ] && makeargs+=(EXTRA_CFLAGS_XEN_CORE="$EXTRA_CFLAGS_XEN_CORE")

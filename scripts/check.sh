@@ -27,6 +27,7 @@ started=$SECONDS
 stage() { log "== $* ($((SECONDS - started))s)"; }
 wanted() { [ -z "$1" ] || echo " $1 " | grep -qF " $2 "; }
 max_boots=${CHECK_BOOTS:-1}
+case "$max_boots" in '' | *[!0-9]* | 0) die "CHECK_BOOTS=$max_boots: a number of boots, 1 or more" ;; esac
 # Work beside the boots: the idle scheduling class, where the kernel has it.
 background() { chrt --idle -p 0 "$BASHPID" >/dev/null 2>&1 || true; }
 
@@ -108,15 +109,32 @@ build_lane() {
             "$REPO_ROOT/scripts/build-xen.sh" "$arch" && "$REPO_ROOT/scripts/make-initramfs.sh" "$arch"
         ) </dev/null >"$out" 2>&1; then
             echo "ok $variant/$arch/build" >"$results/$variant-$arch-build.tap"
-            echo ok >"$results/jobs/built-$variant-$arch"
+            # Whole or absent: the scheduler reads it any time (a file renamed into place).
+            echo ok >"$results/jobs/.built-$variant-$arch"
+            mv "$results/jobs/.built-$variant-$arch" "$results/jobs/built-$variant-$arch"
             stage "$spelled: build $arch done"
         else
             tail -n 30 "$out"
             echo "not ok $variant/$arch/build: building Xen or the dom0 image failed (see $out)" |
                 tee "$results/$variant-$arch-build.tap"
-            echo failed >"$results/jobs/built-$variant-$arch"
+            echo failed >"$results/jobs/.built-$variant-$arch"
+            mv "$results/jobs/.built-$variant-$arch" "$results/jobs/built-$variant-$arch"
         fi
     done <"$results/.builds"
+    # A base that is wanted but has no build left (SUITES narrowed them all away) still gets
+    # its git am check.
+    for base in $ALL_BASES; do
+        wanted "${BASES:-}" "$base" && [ ! -e "$results/$base-patches.tap" ] || continue
+        XEN_BASE=$base base_available "$base" || continue
+        stage "$base: the series applies with git am"
+        if XEN_BASE=$base CLANG=0 BUILD_DIR=$BUILD_ROOT/$base "$REPO_ROOT/scripts/patches.sh" check \
+            >"$results/$base-patches.out" 2>&1; then
+            echo "ok $base/patches: make patches output applies with git am" | tee "$results/$base-patches.tap"
+        else
+            tail -5 "$results/$base-patches.out"
+            echo "not ok $base/patches: make patches output does not apply with git am" | tee "$results/$base-patches.tap"
+        fi
+    done
 }
 
 # make check's lengths of the timed dom0 tests (each test's own default is longer; see
@@ -153,8 +171,11 @@ while [ ${#pending[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ] || [ ${#beside[@]} -g
     for job in "${pending[@]}"; do
         read -r variant arch suite smp vcpus <<<"$job"
         marker=$results/jobs/built-$variant-$arch
+        # A boot with more than 2 pCPUs waits for the build lane to end, and for any other such
+        # boot (CHECK_BOOTS above 1).
         if [ ${#running[@]} -ge "$max_boots" ] || { [ ! -e "$marker" ] && kill -0 "$lane" 2>/dev/null; } ||
-            { [ "$smp" -gt 2 ] && [ -n "$heavy" ] && kill -0 "$heavy" 2>/dev/null; }; then
+            { [ "$smp" -gt 2 ] && kill -0 "$lane" 2>/dev/null; } ||
+            { [ "$smp" -gt 2 ] && [ -n "$heavy" ] && [ -n "${running[$heavy]:-}" ]; }; then
             left+=("$job")
             continue
         fi

@@ -7,6 +7,8 @@
  *   hypfs-raw read PATH SIZE [N]  read PATH with a buffer of SIZE bytes
  *   hypfs-raw version             XEN_HYPFS_OP_get_version (what libxenhypfs
  *                                 asks first when it opens)
+ *   hypfs-raw raw-sizes           trace_pipe_raw's header and record sizes,
+ *                                 from public/dyntrace.h: "HEADER RECORD"
  *   hypfs-raw drain PATH STOPFILE OUT
  *                                 read PATH (a per_cpu/cpuN/trace_pipe_raw)
  *                                 in a loop until STOPFILE exists and a read
@@ -129,7 +131,8 @@ static int drain(const char *arg_path, const char *stop, const char *outname)
              h->version != XEN_DYNTRACE_RAW_VERSION ||
              h->header_size != sizeof(*h) ||
              h->record_size != sizeof(struct xen_dyntrace_record) ||
-             d->content_len != sizeof(*h) + h->record_size * h->nr )
+             d->content_len !=
+                 sizeof(*h) + (unsigned long)h->record_size * h->nr )
         {
             fprintf(stderr, "drain: read %lu: errno %s, content_len %u\n",
                     reads, errname(err), d->content_len);
@@ -188,13 +191,19 @@ int main(int argc, char **argv)
         printf("rc=%d errno=%s\n", rc, errname(err));
         return 0;
     }
+    if ( argc == 2 && !strcmp(argv[1], "raw-sizes") )
+    {
+        printf("%zu %zu\n", sizeof(struct xen_dyntrace_raw_header),
+               sizeof(struct xen_dyntrace_record));
+        return 0;
+    }
     if ( argc == 5 && !strcmp(argv[1], "drain") )
         return drain(argv[2], argv[3], argv[4]);
     if ( (argc != 4 && argc != 5) || (strcmp(argv[1], "write") && strcmp(argv[1], "read")) )
     {
         fprintf(stderr,
                 "usage: hypfs-raw write PATH HEX [N] | read PATH SIZE [N] | "
-                "version | drain PATH STOPFILE OUT\n");
+                "version | raw-sizes | drain PATH STOPFILE OUT\n");
         return 2;
     }
 

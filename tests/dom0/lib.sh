@@ -359,18 +359,21 @@ no_tracedat() {
 }
 
 # send_to_host MARK FILE [WORD...]: FILE through the serial log to make check's host half
-# (tests/viewers/check-exports.sh): "MARK-BEGIN name size sha256 lines [WORD...]", then the lines of
-# its gzip in base64, each as "MARK:N:line", twice over, then "MARK-END". The serial line is shared
-# with Xen's console and the dom0 kernel's: a message printed meanwhile can split or garble a line,
-# and the host keeps, for each N, a copy that is well formed (the sha256 judges the whole).
+# (tests/viewers/check-exports.sh): "MARK-BEGIN name size sha256 lines [WORD...]" (WORDs of
+# letters, digits and _=.-), then the lines of its gzip in base64, each as "MARK:N:line", then
+# both again, then "MARK-END". The serial line is shared with Xen's console and the dom0 kernel's:
+# a message printed meanwhile can split or garble a line, and the host keeps a well-formed
+# BEGIN line and, for each N, a well-formed copy (the sha256 judges the whole).
 send_to_host() {
     local mark=$1 file=$2 sum size
     shift 2
     sum=$(sha256sum <"$file" | cut -d' ' -f1)
     size=$(wc -c <"$file")
     gzip -c "$file" | base64 >/tmp/send.b64
-    echo "$mark-BEGIN ${file##*/} $size $sum $(wc -l </tmp/send.b64)${*:+ $*}"
-    awk -v m="$mark" '{ printf "%s:%d:%s\n", m, NR, $0 }' /tmp/send.b64
-    awk -v m="$mark" '{ printf "%s:%d:%s\n", m, NR, $0 }' /tmp/send.b64
+    begin="$mark-BEGIN ${file##*/} $size $sum $(wc -l </tmp/send.b64)${*:+ $*}"
+    for _ in 1 2; do
+        echo "$begin"
+        awk -v m="$mark" '{ printf "%s:%d:%s\n", m, NR, $0 }' /tmp/send.b64
+    done
     echo "$mark-END"
 }

@@ -46,7 +46,8 @@ pass "build: xen-dyntrace with libtracecmd and libxenhypfs, -Wall -Wextra -Werro
 # file did not arrive intact.
 receive() {
     local mark=$1 test=$2 what=$3 file size sum lines missing
-    read -r _ file size sum lines rcv_words < <(tr -d '\r' <"$log" | grep -oE "$mark-BEGIN .*" | head -n1) || true
+    read -r _ file size sum lines rcv_words < <(tr -d '\r' <"$log" |
+        grep -E "^# $mark-BEGIN [^ ]+ [0-9]+ [0-9a-f]{64} [0-9]+( [A-Za-z0-9_=.-]+)*\$" | head -n1 | cut -c3-) || true
     rcv_file=$out/${file:-$mark.dat}
     tr -d '\r' <"$log" | sed -n "s/^# $mark:\([0-9][0-9]*\):/\1 /p" |
         awk -v n="${lines:-0}" -v miss="$out/$mark.missing" '

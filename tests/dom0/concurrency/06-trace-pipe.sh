@@ -149,11 +149,15 @@ cat /tmp/s.0
 xenhypfs cat $T/trace >/tmp/t4.txt
 check_trace_wellformed /tmp/t4.txt
 expect_eq "per-CPU stats summed (E T)" "$(header /tmp/t4.txt)" "$e $t"
+# trace_pipe_raw's sizes, from the public header (public/dyntrace.h).
+sizes=$(hypfs-raw raw-sizes) || fail "hypfs-raw raw-sizes"
+raw_hdr=${sizes% *}
+raw_rec=${sizes#* }
 for c in $cpus; do
     ent=$(stat /tmp/s.$c entries)
     [ "$ent" -gt 0 ] || continue
     [ "$ent" -le 4096 ] || fail "cpu$c: $ent entries, more than a raw read returns"
-    want="content_len=$((32 + 32 * ent))"
+    want="content_len=$((raw_hdr + raw_rec * ent))"
     out=$(hypfs-raw read $T/per_cpu/cpu$c/trace_pipe_raw 16)
     echo "cpu$c raw probe: $out"
     case "$out" in "rc=-1 errno=ENOBUFS $want "*) ;; *) fail "cpu$c: raw probe, expected ENOBUFS $want" ;; esac

@@ -1651,6 +1651,10 @@ static unsigned long long stat_of(const char *stats, const char *name)
     return v;
 }
 
+/* The length of a raw read of n records. */
+#define RAW_LEN(n) (sizeof(struct xen_dyntrace_raw_header) + \
+                    (n) * sizeof(struct xen_dyntrace_record))
+
 /* One read of per_cpu/cpuN/trace_pipe_raw: its header; -1 if malformed. */
 static int read_raw(unsigned int cpu, struct xen_dyntrace_raw_header *h, unsigned int cap)
 {
@@ -1727,8 +1731,8 @@ void t_per_cpu(void)
        "own header (50/50)");
 
     /* Consume some of CPU0's, overwrite CPU3's: stats add up to E/T. */
-    good = read_raw(0, &h, 32 + 40 * 32) == -ENOBUFS;
-    good &= read_raw(0, &h, 32 + 128 * 32) == 0 && h.nr == 100 &&
+    good = read_raw(0, &h, RAW_LEN(40)) == -ENOBUFS;
+    good &= read_raw(0, &h, RAW_LEN(128)) == 0 && h.nr == 100 &&
             h.lost == 0 && h.left == 0;
     good &= read_raw(0, &h, 64) == 0 && h.nr == 0;
     ok(good, "per_cpu/cpu0/trace_pipe_raw: a too small buffer gets ENOBUFS "
@@ -1740,8 +1744,8 @@ void t_per_cpu(void)
         record(3, 2, 3, stub_now_ns + 1000);
     for ( i = 0; i < 10; i++ )
         record(0, 2, 3, stub_now_ns + 1000);
-    good &= read_raw(0, &h, 32 + 4 * 32) == -ENOBUFS;
-    good &= read_raw(3, &h, 32 + 40 * 32) == 0 && h.nr == 32 &&
+    good &= read_raw(0, &h, RAW_LEN(4)) == -ENOBUFS;
+    good &= read_raw(3, &h, RAW_LEN(40)) == 0 && h.nr == 32 &&
             h.lost == 68 && read_raw(3, &h, 64) == 0 && !h.nr && !h.lost;
     for ( i = 0; i < 5; i++ )
         record(3, 2, 3, stub_now_ns + 1000);
@@ -1767,7 +1771,7 @@ void t_per_cpu(void)
                     stat_of(s, "dropped events") == 0 &&
                     stat_of(s, "dropped nested") == 0 &&
                     stat_of(s, "dropped held") == 0 &&
-                    stat_of(s, "bytes") == 5 * 32;
+                    stat_of(s, "bytes") == 5 * sizeof(struct xen_dyntrace_record);
         }
         free(s);
     }
