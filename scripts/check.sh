@@ -87,6 +87,27 @@ while read -r spelled arch suite smp vcpus; do
     echo "$variant $arch $suite ${smp:-2} ${vcpus:-${smp:-2}}" >>"$results/.boots"
 done <"$results/.suites"
 
+# am_check BASE: once per wanted BASE, does `make patches` output apply with git am?
+am_check() {
+    local base=$1
+    wanted "${BASES:-}" "$base" && [ ! -e "$results/$base-patches.tap" ] || return 0
+    stage "$base: the series applies with git am"
+    if XEN_BASE=$base CLANG=0 BUILD_DIR=$BUILD_ROOT/$base "$REPO_ROOT/scripts/patches.sh" check \
+        >"$results/$base-patches.out" 2>&1; then
+        echo "ok $base/patches: make patches output applies with git am" | tee "$results/$base-patches.tap"
+    else
+        tail -5 "$results/$base-patches.out"
+        echo "not ok $base/patches: make patches output does not apply with git am" | tee "$results/$base-patches.tap"
+    fi
+}
+
+# built VARIANT ARCH ok|failed: the marker the scheduler polls, whole or absent (renamed into
+# place: a poll could otherwise read it empty).
+built() {
+    echo "$3" >"$results/jobs/.built-$1-$2"
+    mv "$results/jobs/.built-$1-$2" "$results/jobs/built-$1-$2"
+}
+
 # The build lane: for each base, the git am check before its first build; then each build, which
 # leaves jobs/built-VARIANT-ARCH holding "ok" or "failed" for the boots waiting on it.
 build_lane() {
@@ -96,16 +117,7 @@ build_lane() {
         base=${spelled%+clang}
         clang=0
         [ "$spelled" = "$base" ] || clang=1
-        if wanted "${BASES:-}" "$base" && [ ! -e "$results/$base-patches.tap" ]; then
-            stage "$base: the series applies with git am"
-            if XEN_BASE=$base CLANG=0 BUILD_DIR=$BUILD_ROOT/$base "$REPO_ROOT/scripts/patches.sh" check \
-                >"$results/$base-patches.out" 2>&1; then
-                echo "ok $base/patches: make patches output applies with git am" | tee "$results/$base-patches.tap"
-            else
-                tail -5 "$results/$base-patches.out"
-                echo "not ok $base/patches: make patches output does not apply with git am" | tee "$results/$base-patches.tap"
-            fi
-        fi
+        am_check "$base"
         stage "$spelled: build $arch"
         out=$results/jobs/build-$variant-$arch.out
         if (
@@ -113,31 +125,19 @@ build_lane() {
             "$REPO_ROOT/scripts/build-xen.sh" "$arch" && "$REPO_ROOT/scripts/make-initramfs.sh" "$arch"
         ) </dev/null >"$out" 2>&1; then
             echo "ok $variant/$arch/build" >"$results/$variant-$arch-build.tap"
-            # Whole or absent: the scheduler reads it any time (a file renamed into place).
-            echo ok >"$results/jobs/.built-$variant-$arch"
-            mv "$results/jobs/.built-$variant-$arch" "$results/jobs/built-$variant-$arch"
+            built "$variant" "$arch" ok
             stage "$spelled: build $arch done"
         else
             tail -n 30 "$out"
             echo "not ok $variant/$arch/build: building Xen or the dom0 image failed (see $out)" |
                 tee "$results/$variant-$arch-build.tap"
-            echo failed >"$results/jobs/.built-$variant-$arch"
-            mv "$results/jobs/.built-$variant-$arch" "$results/jobs/built-$variant-$arch"
+            built "$variant" "$arch" failed
         fi
     done <"$results/.builds"
     # A base that is wanted but has no build left (SUITES narrowed them all away) still gets
     # its git am check.
     for base in $ALL_BASES; do
-        wanted "${BASES:-}" "$base" && [ ! -e "$results/$base-patches.tap" ] || continue
-        XEN_BASE=$base base_available "$base" || continue
-        stage "$base: the series applies with git am"
-        if XEN_BASE=$base CLANG=0 BUILD_DIR=$BUILD_ROOT/$base "$REPO_ROOT/scripts/patches.sh" check \
-            >"$results/$base-patches.out" 2>&1; then
-            echo "ok $base/patches: make patches output applies with git am" | tee "$results/$base-patches.tap"
-        else
-            tail -5 "$results/$base-patches.out"
-            echo "not ok $base/patches: make patches output does not apply with git am" | tee "$results/$base-patches.tap"
-        fi
+        XEN_BASE=$base base_available "$base" && am_check "$base"
     done
 }
 
