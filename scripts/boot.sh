@@ -35,6 +35,8 @@ dom0_args="console=hvc0 dyntrace_suite=$suite"
 [ -n "${GRAPH_SECONDS:-}" ] && dom0_args="$dom0_args dyntrace_graph_seconds=$GRAPH_SECONDS"
 [ -n "${FUZZ_SECONDS:-}" ] && dom0_args="$dom0_args dyntrace_fuzz_seconds=$FUZZ_SECONDS"
 [ -n "${FUZZ_SEED:-}" ] && dom0_args="$dom0_args dyntrace_fuzz_seed=$FUZZ_SEED"
+# A build of the first N series only (SERIES=N): the tests of later series skip (needs_series).
+[ -n "${SERIES:-}" ] && dom0_args="$dom0_args dyntrace_series=$SERIES"
 # The record suite's capture lasts RECORD_SECONDS (default 60; $dyntrace_record_seconds in dom0).
 [ -n "${RECORD_SECONDS:-}" ] && dom0_args="$dom0_args dyntrace_record_seconds=$RECORD_SECONDS"
 case "$arch" in

@@ -7,7 +7,8 @@
 # A base whose source is not at hand (4.20 and staging need XEN_TARBALL or XEN_SRC) is reported as
 # skipped, with what to pass.
 # A line of tests/suites whose base is spelled BASE+clang runs on that base built with clang
-# (CLANG=1, build/BASE-clang/; results named BASE-clang/ARCH/SUITE/...).
+# (CLANG=1, build/BASE-clang/; results named BASE-clang/ARCH/SUITE/...); BASE+seriesN on that
+# base with the first N mailed series only (SERIES=N, build/BASE-seriesN/).
 # BASES, ARCHES and SUITES (space-separated) narrow it: BASES=4.20 takes 4.20's lines of both
 # compilers, BASES=4.20+clang only the clang ones (without the git am check, which is per base).
 #
@@ -59,11 +60,22 @@ host_tests() {
 
 grep -v -e '^#' -e '^[[:space:]]*$' "$REPO_ROOT/tests/suites" >"$results/.suites"
 while read -r b _; do
-    case " $ALL_BASES " in *" ${b%+clang} "*) ;; *) die "tests/suites: unknown base '$b'" ;; esac
+    case " $ALL_BASES " in *" ${b%%+*} "*) ;; *) die "tests/suites: unknown base '$b'" ;; esac
+    case "${b#"${b%%+*}"}" in '' | +clang | +series[1-9]) ;; *) die "tests/suites: unknown variant '$b'" ;; esac
 done <"$results/.suites"
 # BASES selects by the first column of tests/suites: "4.20" selects 4.20's lines with either
 # compiler, "4.20+clang" only the clang ones.
-wanted_build() { wanted "${BASES:-}" "$1" || wanted "${BASES:-}" "${1%+clang}"; }
+wanted_build() { wanted "${BASES:-}" "$1" || wanted "${BASES:-}" "${1%%+*}"; }
+# variant_of SPELLED: sets base, clang (0/1), series (N or empty) and variant (the build's name:
+# BASE, BASE-clang or BASE-seriesN) of a base as tests/suites spells it.
+variant_of() {
+    base=${1%%+*} clang=0 series=
+    case "$1" in
+    *+clang) clang=1 variant=$base-clang ;;
+    *+series*) series=${1##*+series} variant=$base-series$series ;;
+    *) variant=$base ;;
+    esac
+}
 arches=${ARCHES-x86_64 arm64}
 
 # The plan: .builds holds "VARIANT ARCH SPELLED" in order of first use, .boots "VARIANT ARCH SUITE
@@ -71,7 +83,7 @@ arches=${ARCHES-x86_64 arm64}
 : >"$results/.builds"
 : >"$results/.boots"
 while read -r spelled arch suite smp vcpus; do
-    base=${spelled%+clang}
+    variant_of "$spelled"
     wanted_build "$spelled" || continue
     case " $arches " in *" $arch "*) ;; *) continue ;; esac
     wanted "${SUITES:-}" "$suite" || continue
@@ -81,8 +93,6 @@ while read -r spelled arch suite smp vcpus; do
             tee "$results/$base.tap"
         continue
     fi
-    variant=$base
-    [ "$spelled" = "$base" ] || variant=$base-clang
     grep -qx "$variant $arch $spelled" "$results/.builds" || echo "$variant $arch $spelled" >>"$results/.builds"
     echo "$variant $arch $suite ${smp:-2} ${vcpus:-${smp:-2}}" >>"$results/.boots"
 done <"$results/.suites"
@@ -111,17 +121,15 @@ built() {
 # The build lane: for each base, the git am check before its first build; then each build, which
 # leaves jobs/built-VARIANT-ARCH holding "ok" or "failed" for the boots waiting on it.
 build_lane() {
-    local variant arch spelled base clang out
+    local variant arch spelled base clang series out
     background
     while read -r variant arch spelled; do
-        base=${spelled%+clang}
-        clang=0
-        [ "$spelled" = "$base" ] || clang=1
+        variant_of "$spelled"
         am_check "$base"
         stage "$spelled: build $arch"
         out=$results/jobs/build-$variant-$arch.out
         if (
-            export XEN_BASE=$base CLANG=$clang BUILD_DIR=$BUILD_ROOT/$variant
+            export XEN_BASE=$base CLANG=$clang SERIES=$series BUILD_DIR=$BUILD_ROOT/$variant
             "$REPO_ROOT/scripts/build-xen.sh" "$arch" && "$REPO_ROOT/scripts/make-initramfs.sh" "$arch"
         ) </dev/null >"$out" 2>&1; then
             echo "ok $variant/$arch/build" >"$results/$variant-$arch-build.tap"
@@ -147,9 +155,12 @@ export STRESS_SECONDS=${STRESS_SECONDS:-60} GRAPH_SECONDS=${GRAPH_SECONDS:-25} F
 
 # boot VARIANT ARCH SUITE PCPUS VCPUS: one boot, its output in jobs/.
 boot() {
-    local variant=$1 arch=$2 suite=$3 base=${1%-clang} clang=0
-    [ "$variant" = "$base" ] || clang=1
-    XEN_BASE=$base CLANG=$clang BUILD_DIR=$BUILD_ROOT/$variant SMP=$4 DOM0_VCPUS=$5 \
+    local variant=$1 arch=$2 suite=$3 base=${1%%-*} clang=0 series=
+    case "$variant" in
+    *-clang) clang=1 ;;
+    *-series*) series=${variant##*-series} ;;
+    esac
+    XEN_BASE=$base CLANG=$clang SERIES=$series BUILD_DIR=$BUILD_ROOT/$variant SMP=$4 DOM0_VCPUS=$5 \
         "$REPO_ROOT/tests/run-dom0-suite.sh" "$arch" "$suite" </dev/null
 }
 

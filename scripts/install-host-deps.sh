@@ -10,6 +10,8 @@ packages=(
     binutils-aarch64-linux-gnu
     gpgv debian-archive-keyring ca-certificates
     spin
+    # The prepared trees: each series entry's additions to our earlier files (patches/series).
+    unifdef
     # The clang build of Xen (CLANG=1): Xen's clang=y compiles with clang and links with GNU ld,
     # so lld is not needed.
     clang

@@ -5,6 +5,11 @@
 # replaces patches/NAME on that base) plus the new files the entry names, taken whole from this
 # repository's xen/ directory. Every file under xen/ must belong to exactly one entry, so the
 # commits hold every line of our hypervisor code; `make patches` is git format-patch of them.
+# Our files are committed as unifdef resolves them at that entry: the symbols of the entries so
+# far defined, the later ones undefined (define= in patches/series), so that an entry's additions
+# to a file an earlier entry added are in its own commit. The last commit of series N is tagged
+# dyntrace-series-N. SERIES=N prepares the tree of the first N series only (its own build
+# directory, BASE-seriesN).
 # Author, e-mail and date of each commit are its patch's (From:, Date:), so commit ids are stable.
 #
 # Re-preparing is incremental: the commits are rebuilt in a private index, then the work tree is
@@ -68,6 +73,27 @@ commit_index() { # message-file: commit the index, with the current patch's iden
 msg=$(mktemp)
 trap 'rm -f "$msg" "$msg".*' EXIT
 
+# Every define= symbol; those of the entries committed so far.
+read -r -a all_defines <<<"$("$REPO_ROOT/scripts/lib/series.sh" --defines)"
+defined=()
+claimed=()
+
+# stage FILE: FILE of this repository as unifdef resolves it at the current entry.
+stage() {
+    local d args=()
+    case "$1" in
+    *.c | *.h | *.S) ;;
+    *) cat "$REPO_ROOT/$1"; return ;;
+    esac
+    for d in "${all_defines[@]}"; do
+        if printf '%s\n' "${defined[@]}" | grep -qx -- "${d#-D}"; then args+=("$d"); else args+=("-U${d#-D}"); fi
+    done
+    [ ${#args[@]} -gt 0 ] || { cat "$REPO_ROOT/$1"; return; }
+    # (A region taken out at the end leaves no blank line there.)
+    { unifdef -x 2 -B "${args[@]}" "$REPO_ROOT/$1" || die "unifdef failed on $1"; } |
+        awk '{ l[NR] = $0 } END { n = NR; while (n > 0 && l[n] == "") n--; for (i = 1; i <= n; i++) print l[i] }'
+}
+
 # Our new files, each to be claimed by one series entry.
 (
     cd "$REPO_ROOT"
@@ -76,7 +102,14 @@ trap 'rm -f "$msg" "$msg".*' EXIT
 ) | sort -u >"$msg.unclaimed"
 
 "$REPO_ROOT/scripts/lib/series.sh" "$XEN_BASE" >"$msg.list"
-while read -r p pf files; do
+last_series=0
+while read -r p pf series define files; do
+    if [ "$series" != "$last_series" ]; then
+        [ "$last_series" = 0 ] || g update-ref "refs/tags/dyntrace-series-$last_series" "$head"
+        [ -n "${SERIES:-}" ] && [ "$series" -gt "$SERIES" ] && break
+        last_series=$series
+    fi
+    [ "$define" = - ] || defined+=("$define")
     # Commit message and identity: the patch's Subject, body, From: and Date:.
     (cd "$tree" && git mailinfo "$msg.body" "$msg.diff" <"$pf" >"$msg.info") ||
         die "$pf is not a patch in mail form"
@@ -91,14 +124,22 @@ while read -r p pf files; do
     for f in $files; do
         grep -qxF "$f" "$msg.unclaimed" || die "series: $f (in $p) is not an unclaimed file of xen/"
         sed -i "\#^$f\$#d" "$msg.unclaimed"
+        claimed+=("$f")
+    done
+    # Every file added so far, as it stands at this entry (an earlier entry's file changes only
+    # where this entry's symbol says).
+    for f in "${claimed[@]}"; do
         mode=100644
         [ -x "$REPO_ROOT/$f" ] && mode=100755
-        printf '%s %s\t%s\n' "$mode" "$(g hash-object -w "$REPO_ROOT/$f")" "$f" |
-            g update-index --add --index-info
+        obj=$(stage "$f" | g hash-object -w --stdin)
+        [ "$(g ls-files -s -- "$f" | cut -d' ' -f2)" = "$obj" ] && continue
+        printf '%s %s\t%s\n' "$mode" "$obj" "$f" | g update-index --add --index-info
     done
     commit_index "$msg"
 done <"$msg.list"
-[ ! -s "$msg.unclaimed" ] || die "files of xen/ in no series entry: $(head -5 "$msg.unclaimed" | tr '\n' ' ')"
+[ "$last_series" = 0 ] || g update-ref "refs/tags/dyntrace-series-$last_series" "$head"
+[ -n "${SERIES:-}" ] || [ ! -s "$msg.unclaimed" ] ||
+    die "files of xen/ in no series entry: $(head -5 "$msg.unclaimed" | tr '\n' ' ')"
 
 unset GIT_INDEX_FILE
 rm -f "$tree/.git/dyntrace-index"

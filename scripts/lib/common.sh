@@ -76,6 +76,12 @@ case "$CLANG" in 0 | 1) ;; *) die "CLANG=$CLANG: 0 (gcc) or 1 (clang)" ;; esac
 export CLANG
 XEN_VARIANT=$XEN_BASE
 [ "$CLANG" = 1 ] && XEN_VARIANT=$XEN_BASE-clang
+# SERIES=N builds the first N mailed series only (patches/series), in a build tree of its own:
+# BASE-seriesN (tests/suites spells it BASE+seriesN).
+SERIES=${SERIES:-}
+case "$SERIES" in '' | [1-9]) ;; *) die "SERIES=$SERIES: the number of series to apply, 1 to 9" ;; esac
+export SERIES
+[ -z "$SERIES" ] || XEN_VARIANT=$XEN_VARIANT-series$SERIES
 
 # Per-build trees; results of make check gather across bases.
 BUILD_ROOT=$REPO_ROOT/build

@@ -1,17 +1,33 @@
 #!/usr/bin/env bash
 # series.sh BASE: the entries of patches/series that apply to BASE, one per line:
-#   NAME PATCH-FILE [NEW-FILE ...]
+#   NAME PATCH-FILE SERIES DEFINE [NEW-FILE ...]
+# SERIES is the number of the mailed series the entry belongs to; DEFINE the symbol the entry
+# turns on in our new files, or "-" (see below).
 # patches/series line format (blank lines and '#' comments ignored):
-#   NAME [only=BASE[,BASE...]] [: NEW-FILE ...]
+#   series N COVER-LETTER           the entries that follow form series N, mailed with
+#                                   patches/COVER-LETTER (N = 1, 2, ... in order)
+#   NAME [only=BASE[,BASE...]] [define=SYMBOL] [: NEW-FILE ...]
 # NAME is a file of patches/ in mail form (git format-patch); patches/BASE/NAME, when present,
 # replaces it on BASE (the same change where that base's context differs). The NEW-FILEs, paths
 # under xen/ of this repository, are added whole by that entry's commit.
+# define=SYMBOL: our new files hold the entry's additions to files an earlier entry added between
+# '#ifdef SYMBOL' and its '#endif' (or '#ifndef SYMBOL' for what the entry takes away); the
+# prepared tree has them resolved by unifdef, entry by entry, so the entry's commit shows them as
+# its diff and no symbol reaches Xen (scripts/prepare-tree.sh).
+# series.sh --defines: every SYMBOL of patches/series, as -D options (for host builds of the
+# files, which are the whole series).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-base=${1:?usage: series.sh BASE}
-check_base "$base"
 dir=$REPO_ROOT/patches
+if [ "${1:-}" = --defines ]; then
+    sed 's/#.*//' "$dir/series" | grep -o 'define=[A-Za-z0-9_]*' | sed 's/^define=/-D/' | tr '\n' ' '
+    echo
+    exit 0
+fi
+base=${1:?usage: series.sh BASE | --defines}
+check_base "$base"
+series=0
 # (read without -r: a line ending in a backslash continues on the next.)
 while read line; do
     line=${line%%#*}
@@ -21,9 +37,23 @@ while read line; do
     [ "$head" != "$line" ] && files=${line#*:}
     # shellcheck disable=SC2086
     set -- $head
+    if [ "$1" = series ]; then
+        [ "${2:-}" = $((series + 1)) ] && [ -f "$dir/${3:-}" ] ||
+            die "series: bad line (want 'series $((series + 1)) COVER-LETTER'): $line"
+        series=$2
+        continue
+    fi
+    [ "$series" -gt 0 ] || die "series: $1 comes before the first 'series 1 ...' line"
     name=$1
-    only=""
-    [ "${2:-}" ] && case "$2" in only=*) only=${2#only=} ;; *) die "series: bad word '$2' in: $line" ;; esac
+    shift
+    only="" define=-
+    for w in "$@"; do
+        case "$w" in
+        only=*) only=${w#only=} ;;
+        define=*) define=${w#define=} ;;
+        *) die "series: bad word '$w' in: $line" ;;
+        esac
+    done
     if [ -n "$only" ] && ! echo ",$only," | grep -q ",$base,"; then
         continue
     fi
@@ -31,5 +61,5 @@ while read line; do
     [ -f "$dir/$base/$name" ] && pf=$dir/$base/$name
     [ -f "$pf" ] || die "series names $name, which does not exist"
     # shellcheck disable=SC2086
-    echo "$name $pf" $files
+    echo "$name $pf $series $define" $files
 done <"$dir/series"

@@ -14,6 +14,19 @@ skip() {
     exit 77
 }
 
+# needs_series N WHAT: the test needs WHAT (a tracer, or a file of /tracing), which series N of
+# the mailed series adds (patches/series). A boot of the first K series only (SERIES=K:
+# dyntrace_series=K on the dom0 command line, scripts/boot.sh) skips the test when K < N, after
+# checking that WHAT is indeed absent there (so that the first series is seen to stand alone).
+needs_series() {
+    [ -n "${dyntrace_series:-}" ] && [ "$dyntrace_series" -lt "$1" ] || return 0
+    if xenhypfs cat /tracing/available_tracers | grep -qw "$2" ||
+        xenhypfs cat "/tracing/$2" >/dev/null 2>&1; then
+        fail "$2 is here, in a boot of series 1 to $dyntrace_series: series $1 should add it"
+    fi
+    skip "$2 comes with series $1; this Xen has series 1 to $dyntrace_series only"
+}
+
 # The Xen base this dom0 runs on (4.17, 4.20 or staging), written by make-initramfs.sh.
 base=$(cat /opt/dyntrace/base 2>/dev/null || echo unknown)
 

@@ -117,6 +117,7 @@ void __init arch_dyntrace_init_sites(const unsigned long *sites,
 }
 
 
+#ifdef DYNTRACE_WITH_RETURN
 /*
  * Returns can always be hooked: the return address is in a register the
  * trampoline saves (x9), and arm64 has no shadow stack Xen uses (GCS).
@@ -125,3 +126,4 @@ int arch_dyntrace_return_usable(const char **why)
 {
     return 0;
 }
+#endif

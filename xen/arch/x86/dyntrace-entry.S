@@ -11,14 +11,11 @@
  * ret is the address of the slot that holds the return address: a callback
  * may divert the return to dyntrace_return_trampoline (below).
  *
- * With no scope set and the function tracer alone running (dt_fast_active
- * is DYNTRACE_FAST_FUNCTION), it only calls dyntrace_fast_entry(), which
- * keeps every register itself (ARCH_DYNTRACE_FAST_ENTRY) and finds ip and
- * parent_ip from its frame; likewise dyntrace_fast_graph_entry() for
- * function_graph alone (DYNTRACE_FAST_GRAPH) while set_graph_function is
- * empty (dt_graph_nr, which changes outside the rendezvous: tested here),
- * and dyntrace_fast_profile_entry() for the profiler alone
- * (DYNTRACE_FAST_PROFILE).
+ * With no scope set and a tracer with a fast entry running alone
+ * (dt_fast_active), it only calls that entry (e.g. dyntrace_fast_entry()
+ * for the function tracer, DYNTRACE_FAST_FUNCTION), which keeps every
+ * register itself (ARCH_DYNTRACE_FAST_ENTRY) and finds ip and parent_ip
+ * from its frame.
  *
  * When a scope is set (dt_scope.active, its first word, non-zero), it is
  * tested first, before the registers are saved: dyntrace_scope_entry()
@@ -58,12 +55,20 @@
 FUNC(dyntrace_trampoline)
         cmpl    $0, dt_scope(%rip)      /* dt_scope.active */
         jne     .Lscoped
+#ifdef DYNTRACE_WITH_FUNCTION
         cmpb    $DYNTRACE_FAST_FUNCTION, dt_fast_active(%rip)
         jne     .Lnot_function
         call    dyntrace_fast_entry     /* every register kept */
         RET
 
 .Lnot_function:
+#endif
+#ifdef DYNTRACE_WITH_GRAPH
+        /*
+         * function_graph alone (DYNTRACE_FAST_GRAPH) while
+         * set_graph_function is empty (dt_graph_nr, which changes outside
+         * the rendezvous: tested here).
+         */
         cmpb    $DYNTRACE_FAST_GRAPH, dt_fast_active(%rip)
         jne     .Lnot_graph
         cmpl    $0, dt_graph_nr(%rip)   /* set_graph_function empty? */
@@ -72,11 +77,15 @@ FUNC(dyntrace_trampoline)
         RET
 
 .Lnot_graph:
+#endif
+#ifdef DYNTRACE_WITH_PROFILER
+        /* The profiler alone (DYNTRACE_FAST_PROFILE). */
         cmpb    $DYNTRACE_FAST_PROFILE, dt_fast_active(%rip)
         jne     .Ldispatch
         call    dyntrace_fast_profile_entry /* every register kept */
         RET
 
+#endif
 .Ldispatch:
         DISPATCH dyntrace_dispatch
         RET
@@ -92,6 +101,7 @@ FUNC(dyntrace_trampoline)
         RET
 END(dyntrace_trampoline)
 
+#ifdef DYNTRACE_WITH_FUNCTION
 /*
  * dt_ring_anchor(ring, stamp) for the fast entries, which must find every
  * register as it was (asm/dyntrace.h, arch_dyntrace_fast_anchor()).
@@ -104,7 +114,9 @@ FUNC(dyntrace_anchor_thunk)
         pop     %rax
         RET
 END(dyntrace_anchor_thunk)
+#endif
 
+#ifdef DYNTRACE_WITH_PROFILER
 /*
  * dyntrace_fast_profile_wipe(table, gen) for the profiler's fast entry,
  * which must find every register as it was (asm/dyntrace.h,
@@ -118,27 +130,4 @@ FUNC(dyntrace_prof_wipe_thunk)
         pop     %rax
         RET
 END(dyntrace_prof_wipe_thunk)
-
-/*
- * The function tracer (common/dyntrace/function.c), function_graph
- * (graph.c) and the profiler (profile.c), later patches of the series than
- * this file, define the fast entries.  Until they do, nothing sets
- * dt_fast_active to call them and these defaults are never called.
- */
-        .weak   dyntrace_fast_entry
-        .type   dyntrace_fast_entry, @function
-dyntrace_fast_entry:
-        .weak   dyntrace_fast_graph_entry
-        .type   dyntrace_fast_graph_entry, @function
-dyntrace_fast_graph_entry:
-        .weak   dyntrace_fast_profile_entry
-        .type   dyntrace_fast_profile_entry, @function
-dyntrace_fast_profile_entry:
-        .weak   dyntrace_fast_profile_wipe
-        .type   dyntrace_fast_profile_wipe, @function
-dyntrace_fast_profile_wipe:
-        RET
-        .size   dyntrace_fast_entry, . - dyntrace_fast_entry
-        .size   dyntrace_fast_graph_entry, . - dyntrace_fast_graph_entry
-        .size   dyntrace_fast_profile_entry, . - dyntrace_fast_profile_entry
-        .size   dyntrace_fast_profile_wipe, . - dyntrace_fast_profile_wipe
+#endif

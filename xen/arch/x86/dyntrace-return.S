@@ -11,8 +11,8 @@
  * A diverted return: the traced function's RET popped the slot whose
  * address its entry passed as ret, so that address (the frame) is
  * %rsp - 8.  %rax and %rdx may hold its return value: keep them, ask
- * dyntrace_return(frame) (or, while function_graph or the profiler alone
- * runs, its fast return) for the original return address, and go there
+ * dyntrace_return(frame) (or a tracer's fast return, while it runs
+ * alone) for the original return address, and go there
  * by PUSH and RET.  %rcx and the other call-clobbered registers are
  * dead once a function has returned.  The slot's address is 8 mod 16 (a
  * CALL pushed it on a 16-byte aligned stack), so after the two pushes %rsp
@@ -27,27 +27,36 @@ FUNC(dyntrace_return_trampoline)
         push    %rax
         push    %rdx
         lea     (RETURN_SAVED - 8)(%rsp), %rdi /* frame: the popped slot */
+#ifdef DYNTRACE_WITH_GRAPH
         cmpb    $DYNTRACE_FAST_GRAPH, dt_fast_active(%rip)
         jne     .Lnot_graph
         call    dyntrace_fast_graph_return /* as dyntrace_return() */
+#else
+        call    dyntrace_return
+#endif
 .Lreturn:
         mov     %rax, %rcx              /* the original return address */
         pop     %rdx
         pop     %rax
         push    %rcx
         RET
+#ifdef DYNTRACE_WITH_GRAPH
 
 .Lnot_graph:
+#ifdef DYNTRACE_WITH_PROFILER
         cmpb    $DYNTRACE_FAST_PROFILE, dt_fast_active(%rip)
         jne     .Lhooks
         call    dyntrace_fast_profile_return /* as dyntrace_return() */
         jmp     .Lreturn
 
 .Lhooks:
+#endif
         call    dyntrace_return
         jmp     .Lreturn
+#endif
 END(dyntrace_return_trampoline)
 
+#ifdef DYNTRACE_WITH_GRAPH
 /*
  * %eax = dt_ret_drop_gone(stack, ret) for the fast entries, which must find
  * every other register as it was (asm/dyntrace.h,
@@ -59,19 +68,4 @@ FUNC(dyntrace_drop_gone_thunk)
         RESTORE_SCRATCH
         RET
 END(dyntrace_drop_gone_thunk)
-
-/*
- * function_graph (common/dyntrace/graph.c) and the profiler (profile.c),
- * later patches of the series than this file, define the fast returns;
- * until they do, nothing sets dt_fast_active to call them and these
- * defaults are never called.
- */
-        .weak   dyntrace_fast_graph_return
-        .type   dyntrace_fast_graph_return, @function
-dyntrace_fast_graph_return:
-        .weak   dyntrace_fast_profile_return
-        .type   dyntrace_fast_profile_return, @function
-dyntrace_fast_profile_return:
-        jmp     dyntrace_return
-        .size   dyntrace_fast_graph_return, . - dyntrace_fast_graph_return
-        .size   dyntrace_fast_profile_return, . - dyntrace_fast_profile_return
+#endif

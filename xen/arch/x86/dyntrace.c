@@ -156,6 +156,7 @@ void __init arch_dyntrace_init_sites(const unsigned long *sites,
 }
 
 
+#ifdef DYNTRACE_WITH_RETURN
 /*
  * A diverted return (common/dyntrace/return.c) rewrites a return address on
  * the stack, and RET compares it with the shadow stack's copy: with CET
@@ -172,3 +173,4 @@ int arch_dyntrace_return_usable(const char **why)
 
     return 0;
 }
+#endif

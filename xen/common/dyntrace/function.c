@@ -126,12 +126,17 @@ static void heap_down(struct cursor *h, unsigned int n, unsigned int i)
 
 /*
  * A record's raw stamp in NOW()'s nanoseconds, with its buffer's anchors
- * (B14), for reading it.  A function_graph return's entry time is converted
- * the same way when an anchor is near it, so that it equals its entry
- * record's time (graph.c pairs them so); otherwise (no entry record took an
- * anchor: tracing_thresh) it is the return's time less the duration.  Never
- * after the return.
+ * (B14), for reading it.
  */
+#ifdef DYNTRACE_WITH_GRAPH
+/*
+ * A function_graph return's entry time is converted the same way when an
+ * anchor is near it, so that it equals its entry record's time (graph.c
+ * pairs them so); otherwise (no entry record took an anchor:
+ * tracing_thresh) it is the return's time less the duration.  Never after
+ * the return.
+ */
+#endif
 void dt_record_to_ns(const struct dt_ring_copy *c,
                      struct xen_dyntrace_record *r)
 {
@@ -139,6 +144,7 @@ void dt_record_to_ns(const struct dt_ring_copy *c,
     {
         s_time_t ns = dt_copy_stamp_to_ns(c, r->ts, NULL);
 
+#ifdef DYNTRACE_WITH_GRAPH
         if ( r->flags & XEN_DYNTRACE_FLAG_GRAPH_RET )
         {
             bool anchored;
@@ -148,6 +154,7 @@ void dt_record_to_ns(const struct dt_ring_copy *c,
                 call = ns - dt_stamp_delta_ns(r->ts - r->parent_ip);
             r->parent_ip = min(call, ns);
         }
+#endif
         r->ts = ns;
         r->flags &= ~XEN_DYNTRACE_FLAG_RAW_TS;
     }

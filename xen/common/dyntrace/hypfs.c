@@ -261,8 +261,12 @@ static int set_write(enum dt_set which, struct hypfs_entry_leaf *leaf,
     struct dt_scope *scope = NULL;
     const char *bad = NULL;
     bool edit;
+#ifdef DYNTRACE_WITH_GRAPH
     /* set_graph_function rewrites no text. */
     int rc = which == DT_GRAPH ? 0 : may_patch();
+#else
+    int rc = may_patch();
+#endif
 
     if ( rc )
         return rc;
@@ -334,12 +338,14 @@ static int cf_check notrace_write(struct hypfs_entry_leaf *leaf,
     return set_write(DT_NOTRACE, leaf, uaddr, ulen);
 }
 
+#ifdef DYNTRACE_WITH_GRAPH
 static int cf_check graph_write(struct hypfs_entry_leaf *leaf,
                                 XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
                                 unsigned int ulen)
 {
     return set_write(DT_GRAPH, leaf, uaddr, ulen);
 }
+#endif
 
 /*
  * set_domain_filter, tracing_cpumask: a new scope, from the committed one
@@ -434,6 +440,7 @@ static int cf_check tracing_on_write(struct hypfs_entry_leaf *leaf,
     return rc ?: dt_state_set_on(on);
 }
 
+#ifdef DYNTRACE_WITH_PROFILER
 /*
  * function_profile_enabled: the profiler on (counting afresh, if it was
  * off) or off (what it counted stays readable).  It traces the filter's
@@ -457,6 +464,7 @@ static int cf_check profile_write(struct hypfs_entry_leaf *leaf,
 
     return rc;
 }
+#endif
 
 /* buffer_size_kb: KiB per CPU, a 32-bit unsigned value as HypFS writes it. */
 static int cf_check bufsize_write(struct hypfs_entry_leaf *leaf,
@@ -478,6 +486,7 @@ static int cf_check bufsize_write(struct hypfs_entry_leaf *leaf,
     return rc;
 }
 
+#ifdef DYNTRACE_WITH_GRAPH
 /* A 32-bit unsigned setting from 0 to max, as HypFS writes it. */
 static int uint_write(uint32_t *var, uint32_t max,
                       XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
@@ -515,6 +524,7 @@ static int cf_check thresh_write(struct hypfs_entry_leaf *leaf,
 {
     return uint_write(&dt_tracing_thresh, THRESH_MAX_US, uaddr, ulen);
 }
+#endif
 
 /* trace, error_log: max_size is 1, so the only string that fits is "". */
 static int empty_string(struct hypfs_entry_leaf *leaf,
@@ -558,8 +568,8 @@ static unsigned int errlog_next, errlog_count;
 /*
  * Why a write failed, by its error and the file's type (0: any type; a
  * directory, type 0, takes no write): the first row that fits.  -EDOM is a
- * write of another size than the file's type has (bool_write(),
- * uint_write(), bufsize_write()).
+ * write of another size than the file's type has (e.g. bool_write(),
+ * bufsize_write()).
  */
 static const struct {
     int rc;
@@ -778,6 +788,7 @@ static int __init cf_check tracing_on_init(struct hypfs_entry_leaf *leaf)
     return 0;
 }
 
+#ifdef DYNTRACE_WITH_PROFILER
 static int __init cf_check profile_init(struct hypfs_entry_leaf *leaf)
 {
     leaf->u.content = dt_state_profiling();
@@ -785,6 +796,7 @@ static int __init cf_check profile_init(struct hypfs_entry_leaf *leaf)
 
     return 0;
 }
+#endif
 
 static int __init cf_check bufsize_init(struct hypfs_entry_leaf *leaf)
 {
@@ -794,6 +806,7 @@ static int __init cf_check bufsize_init(struct hypfs_entry_leaf *leaf)
     return 0;
 }
 
+#ifdef DYNTRACE_WITH_GRAPH
 static int __init cf_check depth_init(struct hypfs_entry_leaf *leaf)
 {
     leaf->u.content = &dt_graph_max_depth;
@@ -809,6 +822,7 @@ static int __init cf_check thresh_init(struct hypfs_entry_leaf *leaf)
 
     return 0;
 }
+#endif
 
 static int __init cf_check buftotal_init(struct hypfs_entry_leaf *leaf)
 {
@@ -855,6 +869,7 @@ static const struct dt_file dt_files[] = {
       .init = buftotal_init },
     { .name = "enabled_functions", .type = XEN_HYPFS_TYPE_STRING,
       .build = enabled_build },
+#ifdef DYNTRACE_WITH_GRAPH
     { .name = "max_graph_depth", .type = XEN_HYPFS_TYPE_UINT,
       .max_write = sizeof(uint32_t), .init = depth_init,
       .write = depth_write },
@@ -864,9 +879,12 @@ static const struct dt_file dt_files[] = {
     { .name = "set_graph_function", .type = XEN_HYPFS_TYPE_STRING,
       .max_write = SET_MAX_WRITE, .fits_names = true,
       .build = dt_state_graph_text, .write = graph_write },
+#endif
+#ifdef DYNTRACE_WITH_PROFILER
     { .name = "function_profile_enabled", .type = XEN_HYPFS_TYPE_BOOL,
       .max_write = sizeof(bool), .init = profile_init,
       .write = profile_write },
+#endif
     { .name = "error_log", .type = XEN_HYPFS_TYPE_STRING,
       .max_write = TRACE_MAX_WRITE, .build = errlog_build,
       .write = errlog_write },
@@ -934,6 +952,7 @@ static const struct dt_file dt_cpu_files[] = {
       .cpu_build = stats_build },
 };
 
+#ifdef DYNTRACE_WITH_PROFILER
 /*
  * ---- trace_stat/ ----
  *
@@ -966,15 +985,19 @@ static const struct dt_file dt_stat_function = {
 };
 /* "function" and a CPU number. */
 #define STAT_NAME_MAX 20
+#endif
 
 #define NR_FILES ARRAY_SIZE(dt_files)
 #define NR_CPU_FILES ARRAY_SIZE(dt_cpu_files)
+#ifdef DYNTRACE_WITH_PROFILER
 #define NR_STAT_FILES ARRAY_SIZE(dt_stat_files)
+#endif
 
 static struct hypfs_entry_leaf leaves[NR_FILES];
 static struct hypfs_funcs leaf_funcs[NR_FILES];
 static struct hypfs_entry_leaf cpu_leaves[NR_CPU_FILES];
 static struct hypfs_funcs cpu_leaf_funcs[NR_CPU_FILES];
+#ifdef DYNTRACE_WITH_PROFILER
 static struct hypfs_entry_leaf stat_leaves[NR_STAT_FILES];
 static struct hypfs_funcs stat_leaf_funcs[NR_STAT_FILES];
 /* trace_stat/function<N>: nr_cpu_ids of them, sharing their funcs. */
@@ -989,6 +1012,7 @@ static bool is_function_leaf(const struct hypfs_entry *e)
     return function_leaves && l >= function_leaves &&
            l < function_leaves + nr_cpu_ids;
 }
+#endif
 
 static bool is_cpu_leaf(const struct hypfs_entry *e)
 {
@@ -1005,10 +1029,12 @@ static const struct dt_file *file_of(const struct hypfs_entry *e)
 
     if ( is_cpu_leaf(e) )
         return &dt_cpu_files[l - cpu_leaves];
+#ifdef DYNTRACE_WITH_PROFILER
     if ( is_function_leaf(e) )
         return &dt_stat_function;
     if ( l >= stat_leaves && l < stat_leaves + NR_STAT_FILES )
         return &dt_stat_files[l - stat_leaves];
+#endif
 
     ASSERT(l >= leaves && l < leaves + NR_FILES);
 
@@ -1224,6 +1250,7 @@ static struct snap *op_snap(const struct hypfs_entry *e)
     return is_cpu_leaf(e) ? &((struct cpu_dyn *)d)->snap : d;
 }
 
+#ifdef DYNTRACE_WITH_PROFILER
 /*
  * The CPU whose buffer (or profile) leaf e shows, or -1 for /tracing's
  * own.
@@ -1234,6 +1261,11 @@ static int op_cpu(const struct hypfs_entry *e)
         return container_of(e, const struct hypfs_entry_leaf, e) -
                function_leaves;
 
+#else
+/* The CPU whose buffer leaf e shows, or -1 for /tracing's own. */
+static int op_cpu(const struct hypfs_entry *e)
+{
+#endif
     return is_cpu_leaf(e) ? (int)((struct cpu_dyn *)hypfs_get_dyndata())->id.id
                           : -1;
 }
@@ -1403,7 +1435,9 @@ static const struct hypfs_funcs cpus_funcs = {
 static HYPFS_DIR_INIT_FUNC(per_cpu_dir, "per_cpu", &cpus_funcs);
 
 static HYPFS_DIR_INIT_FUNC(tracing_dir, "tracing", &dir_funcs);
+#ifdef DYNTRACE_WITH_PROFILER
 static HYPFS_DIR_INIT_FUNC(trace_stat_dir, "trace_stat", &dir_funcs);
+#endif
 
 /* A leaf and its hypfs_funcs, from its row of dt_files[]/dt_cpu_files[]. */
 static int __init leaf_init(const struct dt_file *f,
@@ -1465,6 +1499,7 @@ static int __init cf_check dyntrace_hypfs_init(void)
             return rc;
     }
 
+#ifdef DYNTRACE_WITH_PROFILER
     for ( i = 0; i < NR_STAT_FILES; i++ )
     {
         rc = leaf_init(&dt_stat_files[i], &stat_leaves[i],
@@ -1488,15 +1523,18 @@ static int __init cf_check dyntrace_hypfs_init(void)
             return rc;
         function_leaves[i].e.name = name;
     }
+#endif
 
     hypfs_add_dir(&hypfs_root, &tracing_dir, true);
     for ( i = 0; i < NR_FILES; i++ )
         hypfs_add_leaf(&tracing_dir, &leaves[i], true);
+#ifdef DYNTRACE_WITH_PROFILER
     hypfs_add_dir(&tracing_dir, &trace_stat_dir, true);
     for ( i = 0; i < NR_STAT_FILES; i++ )
         hypfs_add_leaf(&trace_stat_dir, &stat_leaves[i], true);
     for ( i = 0; i < nr_cpu_ids; i++ )
         hypfs_add_leaf(&trace_stat_dir, &function_leaves[i], true);
+#endif
     hypfs_add_dir(&tracing_dir, &per_cpu_dir, true);
     hypfs_add_dyndir(&per_cpu_dir, &cpu_template);
     for ( i = 0; i < NR_CPU_FILES; i++ )

@@ -62,9 +62,14 @@ static struct {
 static unsigned int scope_ver;
 static bool op_pending;
 static unsigned int trace_gen;
-/* function_profile_enabled, committed; and set_graph_function's weight. */
+#ifdef DYNTRACE_WITH_PROFILER
+/* function_profile_enabled, committed. */
 static bool profiling;
+#endif
+#ifdef DYNTRACE_WITH_GRAPH
+/* set_graph_function's weight. */
 unsigned int dt_graph_nr;
+#endif
 
 /* The one pending operation (op_pending). */
 static struct {
@@ -73,8 +78,10 @@ static struct {
     unsigned long *map;         /* that set after it (NULL: unchanged) */
     char *text;
     struct dt_scope *scope;     /* the scope after it (NULL: unchanged) */
+#ifdef DYNTRACE_WITH_PROFILER
     bool profile;               /* function_profile_enabled after it */
     bool restart;               /* the profiler starts afresh */
+#endif
     unsigned long *want;        /* patched sites after the operation */
     unsigned long *orig;        /* patched sites before it */
     bool switching;             /* tracer changes: clear the buffers */
@@ -158,6 +165,7 @@ int dt_state_notrace_text(struct dyntrace_text *t)
     return set_text(DT_NOTRACE, t);
 }
 
+#ifdef DYNTRACE_WITH_GRAPH
 int dt_state_graph_text(struct dyntrace_text *t)
 {
     return set_text(DT_GRAPH, t);
@@ -169,6 +177,7 @@ bool dt_state_graph_root(unsigned long ip)
 
     return i >= 0 && test_bit(i, sets[DT_GRAPH].map);
 }
+#endif
 
 unsigned int dt_state_set_copy(enum dt_set which, unsigned long *map)
 {
@@ -190,8 +199,10 @@ static void commit_set(enum dt_set which, unsigned long *map, char **text)
     bitmap_copy(sets[which].map, map, dt_sites_nr());
     SWAP(sets[which].text, *text);
     sets[which].ver++;
+#ifdef DYNTRACE_WITH_GRAPH
     if ( which == DT_GRAPH )
         write_atomic(&dt_graph_nr, bitmap_weight(map, dt_sites_nr()));
+#endif
 }
 
 unsigned int dt_state_scope_copy(struct dt_scope *s)
@@ -211,10 +222,12 @@ const bool *dt_state_on(void)
     return &dt_recording;
 }
 
+#ifdef DYNTRACE_WITH_PROFILER
 const bool *dt_state_profiling(void)
 {
     return &profiling;
 }
+#endif
 
 unsigned int dt_state_gen(void)
 {
@@ -353,7 +366,9 @@ static int cf_check apply_quiesced(void *unused)
         /* The site did not hold what its state says: stop tracing. */
         report_bad_site(i, test_bit(i, patched), rc);
         dt_tracer_set_active(NULL);
+#ifdef DYNTRACE_WITH_PROFILER
         dt_profiler_set_active(false);
+#endif
         req.stopped = true;
 
         /* All or nothing: put back what was changed. */
@@ -380,11 +395,15 @@ static int cf_check apply_quiesced(void *unused)
     {
         bool any = !bitmap_empty(patched, nr);
 
+#ifdef DYNTRACE_WITH_PROFILER
         /* Nothing counted before the restart survives it. */
         if ( req.restart )
             dt_profiler()->restart();
+#endif
         dt_tracer_set_active(any ? req.tracer->func : NULL);
+#ifdef DYNTRACE_WITH_PROFILER
         dt_profiler_set_active(any && req.profile);
+#endif
         if ( req.scope )
             dt_scope_install(req.scope);
         if ( req.switching )
@@ -419,8 +438,13 @@ static void free_request(void)
 static long cf_check patch_continuation(void *unused)
 {
     unsigned int nr = dt_sites_nr();
+#ifdef DYNTRACE_WITH_PROFILER
     bool change = !bitmap_equal(req.want, dt_sites_traced(), nr) ||
                   req.switching || req.scope || req.profile != profiling;
+#else
+    bool change = !bitmap_equal(req.want, dt_sites_traced(), nr) ||
+                  req.switching || req.scope;
+#endif
     int rc = 0;
 
     /* CPU 0's idle vCPU, IRQs on: what livepatch_run_quiesced() needs. */
@@ -471,7 +495,9 @@ static long cf_check patch_continuation(void *unused)
             commit_set(req.which, req.map, &req.text);
         if ( req.scope )
             scope_ver++;
+#ifdef DYNTRACE_WITH_PROFILER
         profiling = req.profile;
+#endif
     }
     /*
      * req belongs to the pending operation: free it before the next writer
@@ -494,13 +520,18 @@ int dt_request(struct dt_change *c)
     unsigned long *orig = xzalloc_array(unsigned long, BITS_TO_LONGS(nr));
     const unsigned long *filter, *excluded;
     const struct dt_scope *scope;
+#ifdef DYNTRACE_WITH_PROFILER
     const struct dt_profiler *prof = dt_profiler();
+#endif
     struct tracer *t;
+#ifdef DYNTRACE_WITH_PROFILER
     bool profile;
+#endif
     int rc = -ENOMEM;
 
     if ( !want || !orig )
         goto out;
+#ifdef DYNTRACE_WITH_PROFILER
     /* The profiler's tables, before it can run (they are kept). */
     if ( c->profile == DT_PROFILE_ON )
     {
@@ -511,6 +542,7 @@ int dt_request(struct dt_change *c)
         if ( rc )
             goto out;
     }
+#endif
 
     /*
      * Check and claim under one lock: the state the operation is computed
@@ -530,6 +562,7 @@ int dt_request(struct dt_change *c)
     excluded = c->map && c->which == DT_NOTRACE ? c->map
                                                 : sets[DT_NOTRACE].map;
     scope = c->scope ?: &dt_scope;
+#ifdef DYNTRACE_WITH_PROFILER
     profile = c->profile == DT_PROFILE_KEEP ? profiling
                                             : c->profile == DT_PROFILE_ON;
     /*
@@ -537,23 +570,42 @@ int dt_request(struct dt_change *c)
      * for a tracer that uses the filter or for the profiler.
      */
     if ( t->uses_filter || profile )
+#else
+    /*
+     * The functions traced: the filter minus notrace, and the triggers',
+     * for a tracer that uses the filter.
+     */
+    if ( t->uses_filter )
+#endif
     {
         bitmap_andnot(want, filter, excluded, nr);
         dt_scope_trigger_sites(scope, want);
     }
     /* Tracing all functions does not exist yet: a filter is required. */
     rc = -ENODATA;
+#ifdef DYNTRACE_WITH_PROFILER
     if ( !c->map && !c->scope && (t->uses_filter || profile) &&
          bitmap_empty(want, nr) )
         goto unlock;
     if ( !t->func && !profile )
         bitmap_zero(want, nr);
+#else
+    if ( !c->map && !c->scope && t->uses_filter && bitmap_empty(want, nr) )
+        goto unlock;
+    if ( !t->func )
+        bitmap_zero(want, nr);
+#endif
     /*
      * Nothing to patch (e.g. the filter under nop), and no callback that
      * could read the scope: commit now.
      */
+#ifdef DYNTRACE_WITH_PROFILER
     if ( t == cur_tracer && bitmap_equal(want, dt_sites_traced(), nr) &&
          (!c->scope || bitmap_empty(want, nr)) && profile == profiling )
+#else
+    if ( t == cur_tracer && bitmap_equal(want, dt_sites_traced(), nr) &&
+         (!c->scope || bitmap_empty(want, nr)) )
+#endif
     {
         if ( c->map )
             commit_set(c->which, c->map, &c->text);
@@ -572,8 +624,10 @@ int dt_request(struct dt_change *c)
     req.map = c->map;
     req.text = c->text;
     req.scope = c->scope;
+#ifdef DYNTRACE_WITH_PROFILER
     req.profile = profile;
     req.restart = profile && !profiling;
+#endif
     req.want = want;
     req.orig = orig;
     req.tries = 0;

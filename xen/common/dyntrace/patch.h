@@ -22,13 +22,17 @@ struct tracer *dt_state_tracer(void);
 int dt_state_tracer_name(struct dyntrace_text *t);
 int dt_state_filter_text(struct dyntrace_text *t);
 int dt_state_notrace_text(struct dyntrace_text *t);
+#ifdef DYNTRACE_WITH_GRAPH
 int dt_state_graph_text(struct dyntrace_text *t);
+#endif
 
 /* The sets of functions a tracer that uses the filter traces from. */
 enum dt_set {
     DT_FILTER,          /* set_function_filter: the functions to trace */
     DT_NOTRACE,         /* set_function_notrace: never traced, wins */
+#ifdef DYNTRACE_WITH_GRAPH
     DT_GRAPH,           /* set_graph_function: function_graph's roots */
+#endif
     DT_NR_SETS
 };
 /* Copy a committed set into map; returns its version (dt_request()). */
@@ -37,9 +41,12 @@ unsigned int dt_state_set_copy(enum dt_set which, unsigned long *map);
 #define DT_SET_REPLACE (~0u)
 /* Where the tracing_on value is kept (for HypFS to read): dt_recording. */
 const bool *dt_state_on(void);
+#ifdef DYNTRACE_WITH_PROFILER
 /* Where function_profile_enabled's committed value is kept. */
 const bool *dt_state_profiling(void);
+#endif
 
+#ifdef DYNTRACE_WITH_GRAPH
 /*
  * set_graph_function, for function_graph's callback (any context, no
  * lock): is the set empty, and is the site at ip in it.  A change is seen
@@ -51,6 +58,7 @@ static inline bool dt_state_graph_all(void)
     return !ACCESS_ONCE(dt_graph_nr);
 }
 bool dt_state_graph_root(unsigned long ip);
+#endif
 /*
  * Bumped by every change a reader of trace could see: a clear, a resize, a
  * tracer switch, tracing_on.
@@ -79,17 +87,19 @@ struct dt_change {
     unsigned int base;
     struct dt_scope *scope;     /* the scope after it, or NULL */
     unsigned int scope_base;    /* dt_state_scope_copy()'s version */
+#ifdef DYNTRACE_WITH_PROFILER
     enum {
         DT_PROFILE_KEEP,        /* function_profile_enabled unchanged */
         DT_PROFILE_OFF,
         DT_PROFILE_ON,          /* from off: counting starts afresh */
     } profile;
+#endif
 };
 
 /*
  * Ask for a patch operation making the change.  The functions traced are
  * the filter minus notrace, plus the triggers' functions, when the tracer
- * uses the filter or the profiler is on.  Called under the
+ * uses the filter (or the profiler is on).  Called under the
  * HypFS write lock; the operation itself runs in a continuation on CPU 0
  * after the lock is dropped (or at once if no entry is or becomes patched).
  */

@@ -23,21 +23,23 @@ static struct tracer *tracers[MAX_TRACERS];
 static unsigned int nr_tracers;
 static char tracers_text[MAX_TRACERS * TRACER_NAME_ROOM];
 
+#ifdef DYNTRACE_WITH_GRAPH
 /* function_graph's settings (max_graph_depth, tracing_thresh). */
 uint32_t dt_graph_max_depth;
 uint32_t dt_tracing_thresh;
+#endif
 
-/*
- * The callbacks the dispatcher runs: the tracer's and the profiler's;
- * changed only in the rendezvous.
- */
+/* The tracer's callback the dispatcher runs: changed in the rendezvous. */
 dyntrace_func_t *dt_active_func;
+#ifdef DYNTRACE_WITH_PROFILER
+/* The profiler's, likewise. */
 dyntrace_func_t *dt_active_prof;
 static const struct dt_profiler *profiler;
+#endif
 /*
  * Which fast entry the trampoline calls (ARCH_DYNTRACE_FAST_ENTRY): 0 (the
  * dispatcher) unless one callback alone is active, and it has one (the
- * fast_kind of its struct tracer or struct dt_profiler).
+ * fast_kind of its struct tracer, or of struct dt_profiler).
  */
 uint8_t dt_fast_active;
 
@@ -46,9 +48,13 @@ static void update_fast(void)
     unsigned int i;
     uint8_t kind = 0;
 
+#ifdef DYNTRACE_WITH_PROFILER
     if ( dt_active_prof )
         kind = dt_active_func ? 0 : profiler->fast_kind;
     else if ( dt_active_func )
+#else
+    if ( dt_active_func )
+#endif
         for ( i = 0; i < nr_tracers; i++ )
             if ( tracers[i]->func == dt_active_func )
                 kind = tracers[i]->fast_kind;
@@ -97,6 +103,7 @@ void dt_tracer_set_active(dyntrace_func_t *fn)
     update_fast();
 }
 
+#ifdef DYNTRACE_WITH_PROFILER
 void __init dt_register_profiler(const struct dt_profiler *p)
 {
     profiler = p;
@@ -112,26 +119,41 @@ void dt_profiler_set_active(bool on)
     write_atomic(&dt_active_prof, on && profiler ? profiler->func : NULL);
     update_fast();
 }
+#endif
 
 /*
  * Called by the trampoline from every traced function: read the active
- * callbacks once; if the scope lets the call through (before any other
+ * callback once; if the scope lets the call through (before any other
  * work: a call filtered out is cheap), run the tracer's callback, then the
- * profiler's (which may claim the return the first hooked, R6 of
- * return.c), then the function's triggers, with IRQs off.  The profiler's
- * case is a copy of its own (profiled), so that the tracer's alone costs
- * no more than it did before there was a profiler.
+ * function's triggers, with IRQs off.
+ */
+#ifdef DYNTRACE_WITH_PROFILER
+/*
+ * The profiler's callback runs after the tracer's (it may claim the return
+ * the first hooked, R6 of return.c).  The profiler's case is a copy of its
+ * own (profiled), so that the tracer's alone costs no more than it did
+ * before there was a profiler.
  */
 static always_inline void dispatch(unsigned long ip, unsigned long parent_ip,
                                    unsigned long *ret, bool scoped,
                                    bool profiled)
+#else
+static always_inline void dispatch(unsigned long ip, unsigned long parent_ip,
+                                   unsigned long *ret, bool scoped)
+#endif
 {
     dyntrace_func_t *fn = ACCESS_ONCE(dt_active_func);
+#ifdef DYNTRACE_WITH_PROFILER
     dyntrace_func_t *prof = profiled ? ACCESS_ONCE(dt_active_prof) : NULL;
+#endif
     unsigned long flags;
     bool irqs_off;
 
+#ifdef DYNTRACE_WITH_PROFILER
     if ( !fn && !prof )
+#else
+    if ( !fn )
+#endif
         return;
 #ifndef ARCH_DYNTRACE_SCOPE_IN_ENTRY
     if ( unlikely(ACCESS_ONCE(dt_scope.active)) )
@@ -146,38 +168,50 @@ static always_inline void dispatch(unsigned long ip, unsigned long parent_ip,
     local_irq_save(flags);
     if ( fn )
         fn(ip, parent_ip, ret, irqs_off);
+#ifdef DYNTRACE_WITH_PROFILER
     if ( prof )
         prof(ip, parent_ip, ret, irqs_off);
+#endif
     /* Triggers make the scope active: only a scoped call can have one. */
     if ( scoped && ACCESS_ONCE(dt_scope.nr_triggers) )
         dt_scope_fire_triggers(ip);
     local_irq_restore(flags);
 }
 
+#ifdef DYNTRACE_WITH_PROFILER
 static void noinline dispatch_profiled(unsigned long ip,
                                        unsigned long parent_ip,
                                        unsigned long *ret, bool scoped)
 {
     dispatch(ip, parent_ip, ret, scoped, true);
 }
+#endif
 
 void dyntrace_dispatch(unsigned long ip, unsigned long parent_ip,
                        unsigned long *ret)
 {
+#ifdef DYNTRACE_WITH_PROFILER
     if ( unlikely(ACCESS_ONCE(dt_active_prof)) )
         dispatch_profiled(ip, parent_ip, ret, false);
     else
         dispatch(ip, parent_ip, ret, false, false);
+#else
+    dispatch(ip, parent_ip, ret, false);
+#endif
 }
 
 #ifdef ARCH_DYNTRACE_SCOPE_IN_ENTRY
 void dyntrace_dispatch_scoped(unsigned long ip, unsigned long parent_ip,
                               unsigned long *ret)
 {
+#ifdef DYNTRACE_WITH_PROFILER
     if ( unlikely(ACCESS_ONCE(dt_active_prof)) )
         dispatch_profiled(ip, parent_ip, ret, true);
     else
         dispatch(ip, parent_ip, ret, true, false);
+#else
+    dispatch(ip, parent_ip, ret, true);
+#endif
 }
 #endif
 

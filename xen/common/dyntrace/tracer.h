@@ -5,6 +5,7 @@
 
 #include <xen/dyntrace.h>
 
+#ifdef DYNTRACE_WITH_GRAPH
 /*
  * function_graph's settings, written through HypFS and read by its
  * callbacks: max_graph_depth (0: no limit; at most DT_GRAPH_DEPTH_MAX, the
@@ -13,6 +14,7 @@
 #define DT_GRAPH_DEPTH_MAX 64
 extern uint32_t dt_graph_max_depth;
 extern uint32_t dt_tracing_thresh;
+#endif
 
 /* The registered tracer of that name, or NULL. */
 struct tracer *dt_tracer_find(const char *name);
@@ -37,6 +39,7 @@ static inline bool dt_tracer_is_active(void)
 {
     return ACCESS_ONCE(dt_active_func);
 }
+#ifdef DYNTRACE_WITH_PROFILER
 /*
  * The function profiler (profile.c, function_profile_enabled): the
  * dispatcher's second callback, run after the tracer's on the same traced
@@ -72,5 +75,6 @@ static inline bool dt_profiler_is_active(void)
 {
     return ACCESS_ONCE(dt_active_prof);
 }
+#endif
 
 #endif /* DYNTRACE_TRACER_H */

@@ -102,27 +102,35 @@ void dyntrace_dispatch_scoped(unsigned long ip, unsigned long parent_ip,
 /*
  * What the trampoline calls instead of saving registers and calling
  * dyntrace_dispatch(), when no scope is set and one tracer with a fast
- * entry runs alone (no profiler): dt_fast_active says which
- * (asm/dyntrace.h).  DYNTRACE_FAST_FUNCTION: dyntrace_fast_entry(), the
- * function tracer's; DYNTRACE_FAST_GRAPH: dyntrace_fast_graph_entry(),
- * function_graph's, while set_graph_function is empty;
- * DYNTRACE_FAST_PROFILE: dyntrace_fast_profile_entry(), the profiler's,
- * alone (the tracer has no callback).  Each keeps every register itself
- * and finds the call's addresses in its caller's frame
- * (arch_dyntrace_fast_frame()).  The return trampoline likewise calls
- * dyntrace_fast_graph_return() or dyntrace_fast_profile_return() instead
- * of dyntrace_return().
+ * entry runs alone: dt_fast_active says which (asm/dyntrace.h).
+ * DYNTRACE_FAST_FUNCTION: dyntrace_fast_entry(), the function tracer's.
+ * A fast entry keeps every register itself and finds the call's addresses
+ * in its caller's frame (arch_dyntrace_fast_frame()).
  */
 extern uint8_t dt_fast_active;
 void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_entry(void);
+#ifdef DYNTRACE_WITH_GRAPH
+/*
+ * DYNTRACE_FAST_GRAPH: dyntrace_fast_graph_entry(), function_graph's,
+ * while set_graph_function is empty; its return trampoline calls
+ * dyntrace_fast_graph_return() instead of dyntrace_return().
+ */
 void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_graph_entry(void);
 unsigned long dyntrace_fast_graph_return(unsigned long frame);
+#endif
+#ifdef DYNTRACE_WITH_PROFILER
+/*
+ * DYNTRACE_FAST_PROFILE: dyntrace_fast_profile_entry(), the profiler's,
+ * alone (the tracer has no callback), and dyntrace_fast_profile_return().
+ */
 void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_profile_entry(void);
 /* The profiler's table wipe, which its fast entry calls through a thunk. */
 void dyntrace_fast_profile_wipe(void *table, uint32_t gen);
 unsigned long dyntrace_fast_profile_return(unsigned long frame);
 #endif
+#endif
 
+#ifdef DYNTRACE_WITH_RETURN
 #ifdef ARCH_DYNTRACE_RETURN
 /*
  * Return hooking (common/dyntrace/return.c, docs/design.md "Return
@@ -157,6 +165,7 @@ void dyntrace_stack_unhook(void);
 struct vcpu;
 int dyntrace_vcpu_init(struct vcpu *v);
 void dyntrace_vcpu_destroy(struct vcpu *v);
+#endif
 #endif
 #endif
 
@@ -196,6 +205,7 @@ static inline bool dyntrace_range_is_traced(unsigned long start,
     return false;
 }
 
+#ifdef DYNTRACE_WITH_RETURN
 struct vcpu;
 static inline int dyntrace_vcpu_init(struct vcpu *v)
 {
@@ -215,6 +225,7 @@ static inline unsigned long dyntrace_ret_addr(unsigned long addr,
 static inline void dyntrace_stack_unhook(void)
 {
 }
+#endif
 
 #endif /* CONFIG_LIVEPATCH_TRACER */
 

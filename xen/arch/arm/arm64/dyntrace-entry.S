@@ -28,9 +28,11 @@
 /* Where x9 is in it: the return slot. */
 #define FRAME_X9        72
 
+#ifdef DYNTRACE_WITH_RETURN
         .if FRAME_SIZE - FRAME_X9 != DYNTRACE_RET_SLOT_BELOW_SP
         .error "the return slot is not where dyntrace-return.S looks"
         .endif
+#endif
 
         .text
 FUNC(dyntrace_trampoline)

@@ -31,6 +31,7 @@
 #define DYNTRACE_INSN_NOP        0xd503201f     /* nop */
 #define DYNTRACE_INSN_RET_X10    0xd65f0140     /* ret x10 */
 
+#ifdef DYNTRACE_WITH_RETURN
 /*
  * Return hooking (common/dyntrace/return.c): the return slot an entry
  * passes is where the trampoline saved x9, the traced function's return
@@ -42,6 +43,7 @@
 #define ARCH_DYNTRACE_RETURN        1
 #define ARCH_DYNTRACE_RET_PER_VCPU  1
 #define DYNTRACE_RET_SLOT_BELOW_SP  24
+#endif
 
 #ifndef __ASSEMBLER__
 
@@ -57,6 +59,7 @@
     { DYNTRACE_LE32(DYNTRACE_INSN_MOV_X9_X30),    \
       DYNTRACE_LE32(DYNTRACE_INSN_NOP) }
 
+#ifdef DYNTRACE_WITH_RETURN
 /*
  * A backtrace found a return address at slot, the x30 word of a frame
  * record (x29, x30): is the hooked return whose frame is frame (above)
@@ -71,6 +74,7 @@ static inline bool arch_dyntrace_ret_frame_is(unsigned long frame,
 
     return frame + DYNTRACE_RET_SLOT_BELOW_SP > record;
 }
+#endif
 
 /* Arm has no NMI: the callback never runs in NMI context. */
 static inline bool arch_dyntrace_in_nmi(void)

@@ -30,8 +30,12 @@
  * calls, if any (0: the dispatcher).
  */
 #define DYNTRACE_FAST_FUNCTION  1       /* dyntrace_fast_entry() */
+#ifdef DYNTRACE_WITH_GRAPH
 #define DYNTRACE_FAST_GRAPH     2       /* dyntrace_fast_graph_entry() */
+#endif
+#ifdef DYNTRACE_WITH_PROFILER
 #define DYNTRACE_FAST_PROFILE   3       /* dyntrace_fast_profile_entry() */
+#endif
 
 #ifdef __ASSEMBLER__
 
@@ -123,10 +127,9 @@
     __attribute__((__no_caller_saved_registers__))
 
 /*
- * While the function tracer, function_graph or the profiler alone runs,
- * the trampoline calls its fast entry (dyntrace_fast_entry(),
- * common/dyntrace/function.c; dyntrace_fast_graph_entry(), graph.c;
- * dyntrace_fast_profile_entry(), profile.c) and saves no register: it keeps
+ * While a tracer with a fast entry runs alone, the trampoline calls its
+ * fast entry (e.g. dyntrace_fast_entry(), common/dyntrace/function.c)
+ * and saves no register: it keeps
  * every register itself, so that a record costs the saves of the
  * registers it uses, no more.  It makes no call but through thunks
  * (arch/x86/dyntrace-entry.S) that keep every register too.  Its frame
@@ -147,6 +150,7 @@ static always_inline void arch_dyntrace_fast_anchor(void *ring,
                    :: "D" (ring), "S" (stamp) : "memory" );
 }
 
+#ifdef DYNTRACE_WITH_GRAPH
 /*
  * dt_ret_drop_gone(st, ret) (common/dyntrace/return.h), from a fast entry;
  * its thunk is in arch/x86/dyntrace-return.S.
@@ -161,7 +165,9 @@ static always_inline unsigned int arch_dyntrace_fast_drop_gone(
 
     return d;
 }
+#endif
 
+#ifdef DYNTRACE_WITH_PROFILER
 /*
  * dyntrace_fast_profile_wipe(table, gen) (common/dyntrace/profile.c), from
  * the profiler's fast entry; its thunk is in arch/x86/dyntrace-entry.S.
@@ -172,6 +178,7 @@ static always_inline void arch_dyntrace_fast_prof_wipe(void *table,
     asm volatile ( "call dyntrace_prof_wipe_thunk"
                    :: "D" (table), "S" (gen) : "memory" );
 }
+#endif
 
 /* Were IRQs off, by the flags local_irq_save() returned? */
 #define arch_dyntrace_irqs_off(flags) (!((flags) & X86_EFLAGS_IF))
@@ -186,6 +193,7 @@ static always_inline void arch_dyntrace_irq_restore(unsigned long flags)
     asm volatile ( "push %0; popf" :: "g" (flags) : "memory", "cc" );
 }
 
+#ifdef DYNTRACE_WITH_RETURN
 /*
  * Returns can be hooked (dyntrace_return_trampoline): a frame is identified
  * by the address of its return address's stack slot.
@@ -201,6 +209,7 @@ static inline bool arch_dyntrace_ret_frame_is(unsigned long frame,
 {
     return frame == (unsigned long)slot;
 }
+#endif
 
 /*
  * The clock records keep: the TSC, read in order with the code before it
