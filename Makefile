@@ -44,8 +44,8 @@ boot: image
 shell: image
 	scripts/boot.sh $(ARCH) shell
 
-# The patch series (git format-patch, with a cover letter) against the pristine base, in
-# build/patches-out/BASE/.
+# The mailed series in order (git format-patch, each with its cover letter) against the pristine
+# base, in build/patches-out/BASE/N/; SERIES=N stops after series N.
 patches: deps
 	scripts/patches.sh
 
