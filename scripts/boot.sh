@@ -6,7 +6,9 @@
 # starves Xen's rendezvous), DOM0_VCPUS (default SMP), TIMEOUT (seconds, hard limit on the QEMU
 # process), ICOUNT=1 (deterministic guest time: 1 instruction = 1 ns), LOG (serial log path),
 # XEN_IMAGE (the hypervisor to boot instead of BUILD_DIR/ARCH/out/xen), STRESS_SECONDS (how long
-# the dom0 stress tests run), GRAPH_SECONDS (stress/02's function_graph run), FUZZ_SECONDS and FUZZ_SEED (the HypFS fuzz test's duration and seed).
+# the dom0 stress tests run), GRAPH_SECONDS (stress/02's function_graph run), CONCURRENCY_SECONDS
+# (concurrency/01's readers and clearer, concurrency/05's resizes), RECORD_SECONDS (record/01's
+# capture), FUZZ_SECONDS and FUZZ_SEED (the HypFS fuzz test's duration and seed).
 #
 # The verdict comes from markers in the serial log, never from QEMU's exit status:
 #   0  the suite ran to its end marker      2  Xen or dom0 crashed (log tail shown)
@@ -33,6 +35,7 @@ dom0_args="console=hvc0 dyntrace_suite=$suite"
 # The stress tests run for STRESS_SECONDS (dom0 sees it as $dyntrace_stress_seconds).
 [ -n "${STRESS_SECONDS:-}" ] && dom0_args="$dom0_args dyntrace_stress_seconds=$STRESS_SECONDS"
 [ -n "${GRAPH_SECONDS:-}" ] && dom0_args="$dom0_args dyntrace_graph_seconds=$GRAPH_SECONDS"
+[ -n "${CONCURRENCY_SECONDS:-}" ] && dom0_args="$dom0_args dyntrace_concurrency_seconds=$CONCURRENCY_SECONDS"
 [ -n "${FUZZ_SECONDS:-}" ] && dom0_args="$dom0_args dyntrace_fuzz_seconds=$FUZZ_SECONDS"
 [ -n "${FUZZ_SEED:-}" ] && dom0_args="$dom0_args dyntrace_fuzz_seed=$FUZZ_SEED"
 # A build of the first N series only (SERIES=N): the tests of later series skip (needs_series).

@@ -12,8 +12,9 @@
 # BASES, ARCHES and SUITES (space-separated) narrow it: BASES=4.20 takes 4.20's lines of both
 # compilers, BASES=4.20+clang only the clang ones (without the git am check, which is per base).
 #
-# Two kinds of work share the machine (tests/README.md, "The CI budget"): boots run one at a time
-# (CHECK_BOOTS), each as soon as its build is done, in tests/suites' order; builds run one at a
+# Two kinds of work share the machine (tests/README.md, "The CI budget"): boots share the cores
+# (CHECK_CORES), a boot taking as many as it has pCPUs, each as soon as its build is done and its
+# cores are free, in tests/suites' order; builds run one at a
 # time in a lane of their own, in tests/suites' order of first use, beside the boots but in the
 # idle scheduling class (SCHED_IDLE), so that they take only the CPU time a boot leaves; the host
 # tests too. Each job's output goes to RESULTS_DIR/jobs/ and is printed whole when it ends.
@@ -27,8 +28,11 @@ mkdir -p "$results/jobs"
 started=$SECONDS
 stage() { log "== $* ($((SECONDS - started))s)"; }
 wanted() { [ -z "$1" ] || echo " $1 " | grep -qF " $2 "; }
-max_boots=${CHECK_BOOTS:-1}
-case "$max_boots" in '' | *[!0-9]* | 0) die "CHECK_BOOTS=$max_boots: a number of boots, 1 or more" ;; esac
+# The cores the boots share: a boot takes one per pCPU (all of them if it has more), so that no
+# guest's vCPUs outnumber the cores left to it (they spin in Xen's rendezvous and locks: two
+# 2-pCPU boots at once on 2 cores ran about tenfold slower); two 1-pCPU boots run side by side.
+cores=${CHECK_CORES:-$(nproc)}
+case "$cores" in '' | *[!0-9]* | 0) die "CHECK_CORES=$cores: a number of cores, 1 or more" ;; esac
 # Suites that run with nothing beside them: record's 60 s capture of '*' must lose nothing, and
 # on arm64 its dom0 reader fell behind (50269 of 2.2 million records lost) beside an idle-class
 # build.
@@ -150,8 +154,10 @@ build_lane() {
 }
 
 # make check's lengths of the timed dom0 tests (each test's own default is longer; see
-# tests/README.md): the stress suite's hotplug run, its function_graph run, the HypFS fuzz test.
-export STRESS_SECONDS=${STRESS_SECONDS:-60} GRAPH_SECONDS=${GRAPH_SECONDS:-25} FUZZ_SECONDS=${FUZZ_SECONDS:-30}
+# tests/README.md): the stress suite's hotplug run, its function_graph run, the HypFS fuzz test,
+# concurrency/01's readers and clearer and concurrency/05's resizes, record/01's capture.
+export STRESS_SECONDS=${STRESS_SECONDS:-30} GRAPH_SECONDS=${GRAPH_SECONDS:-15} FUZZ_SECONDS=${FUZZ_SECONDS:-15}
+export CONCURRENCY_SECONDS=${CONCURRENCY_SECONDS:-15} RECORD_SECONDS=${RECORD_SECONDS:-30}
 
 # boot VARIANT ARCH SUITE PCPUS VCPUS: one boot, its output in jobs/.
 boot() {
@@ -175,22 +181,28 @@ if wanted "${SUITES:-}" host; then
     beside[$!]=host
     began[$!]=$SECONDS
 fi
-# With CHECK_BOOTS above 1: a boot with more than 2 pCPUs (concurrency, stress) runs beside no
-# other such boot (guests whose vCPUs outnumber the cores spin in Xen's rendezvous and slow down
-# tenfold: measured, two boots at once on 2 cores).
-heavy=
+declare -A taken=()   # boots: pid -> cores
 mapfile -t pending <"$results/.boots"
 while [ ${#pending[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ] || [ ${#beside[@]} -gt 0 ]; do
-    # Start what is ready, in order, while a slot is free.
+    # Start what is ready, in order, while its cores are free; a ready boot that waits for cores
+    # holds back the boots after it (order is kept among the ready ones).
     left=()
+    used=0
+    for pid in "${!taken[@]}"; do used=$((used + taken[$pid])); done
+    waiting=
     for job in "${pending[@]}"; do
         read -r variant arch suite smp vcpus <<<"$job"
         marker=$results/jobs/built-$variant-$arch
+        need=$((smp < cores ? smp : cores))
         # A boot with more than 2 pCPUs, or of a suite of CHECK_ALONE, waits for the build lane
-        # to end; the first also for any other such boot (CHECK_BOOTS above 1).
-        if [ ${#running[@]} -ge "$max_boots" ] || { [ ! -e "$marker" ] && kill -0 "$lane" 2>/dev/null; } ||
-            { { [ "$smp" -gt 2 ] || [[ " $alone " == *" $suite "* ]]; } && kill -0 "$lane" 2>/dev/null; } ||
-            { [ "$smp" -gt 2 ] && [ -n "$heavy" ] && [ -n "${running[$heavy]:-}" ]; }; then
+        # to end.
+        if [ -n "$waiting" ] || { [ ! -e "$marker" ] && kill -0 "$lane" 2>/dev/null; } ||
+            { { [ "$smp" -gt 2 ] || [[ " $alone " == *" $suite "* ]]; } && kill -0 "$lane" 2>/dev/null; }; then
+            left+=("$job")
+            continue
+        fi
+        if [ -e "$marker" ] && [ ${#running[@]} -gt 0 ] && [ $((used + need)) -gt "$cores" ]; then
+            waiting=1
             left+=("$job")
             continue
         fi
@@ -206,7 +218,8 @@ while [ ${#pending[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ] || [ ${#beside[@]} -g
         boot "$variant" "$arch" "$suite" "$smp" "$vcpus" >"$results/jobs/$name.out" 2>&1 &
         running[$!]=$name
         began[$!]=$SECONDS
-        [ "$smp" -le 2 ] || heavy=$!
+        taken[$!]=$need
+        used=$((used + need))
     done
     pending=("${left[@]}")
     sleep 2
@@ -217,7 +230,7 @@ while [ ${#pending[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ] || [ ${#beside[@]} -g
         name=${running[$pid]:-${beside[$pid]:-}}
         stage "$name ended after $((SECONDS - ${began[$pid]}))s"
         cat "$results/jobs/$name.out"
-        unset "running[$pid]" "beside[$pid]" "began[$pid]"
+        unset "running[$pid]" "beside[$pid]" "began[$pid]" "taken[$pid]"
     done
 done
 wait "$lane" || true

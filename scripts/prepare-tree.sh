@@ -8,7 +8,8 @@
 # Our files are committed as unifdef resolves them at that entry: the symbols of the entries so
 # far defined, the later ones undefined (define= in patches/series), so that an entry's additions
 # to a file an earlier entry added are in its own commit. The last commit of series N is tagged
-# dyntrace-series-N. SERIES=N prepares the tree of the first N series only (its own build
+# dyntrace-series-N. A base-symbol of patches/series is defined on its bases only, for every
+# entry: what an older base needs stays out of the staging series. SERIES=N prepares the tree of the first N series only (its own build
 # directory, BASE-seriesN).
 # Author, e-mail and date of each commit are its patch's (From:, Date:), so commit ids are stable.
 #
@@ -75,6 +76,8 @@ trap 'rm -f "$msg" "$msg".*' EXIT
 
 # Every define= symbol; those of the entries committed so far.
 read -r -a all_defines <<<"$("$REPO_ROOT/scripts/lib/series.sh" --defines)"
+# The base's own symbols (base-symbol in patches/series), fixed for every entry.
+read -r -a base_defines <<<"$("$REPO_ROOT/scripts/lib/series.sh" --base-defines "$XEN_BASE")"
 defined=()
 claimed=()
 
@@ -88,6 +91,7 @@ stage() {
     for d in "${all_defines[@]}"; do
         if printf '%s\n' "${defined[@]}" | grep -qx -- "${d#-D}"; then args+=("$d"); else args+=("-U${d#-D}"); fi
     done
+    args+=("${base_defines[@]}")
     [ ${#args[@]} -gt 0 ] || { cat "$REPO_ROOT/$1"; return; }
     # (A region taken out at the end leaves no blank line there.)
     { unifdef -x 2 -B "${args[@]}" "$REPO_ROOT/$1" || die "unifdef failed on $1"; } |

@@ -7,6 +7,10 @@
 #   series N COVER-LETTER           the entries that follow form series N, mailed with
 #                                   patches/COVER-LETTER (N = 1, 2, ... in order)
 #   NAME [only=BASE[,BASE...]] [define=SYMBOL] [: NEW-FILE ...]
+#   base-symbol SYMBOL BASE[,BASE...]
+#                                   SYMBOL is defined on those bases only, from the first entry:
+#                                   our files keep what an older base needs apart from the code
+#                                   the staging series mails (e.g. sort()'s older callback)
 # NAME is a file of patches/ in mail form (git format-patch); patches/BASE/NAME, when present,
 # replaces it on BASE (the same change where that base's context differs). The NEW-FILEs, paths
 # under xen/ of this repository, are added whole by that entry's commit.
@@ -14,8 +18,9 @@
 # '#ifdef SYMBOL' and its '#endif' (or '#ifndef SYMBOL' for what the entry takes away); the
 # prepared tree has them resolved by unifdef, entry by entry, so the entry's commit shows them as
 # its diff and no symbol reaches Xen (scripts/prepare-tree.sh).
-# series.sh --defines: every SYMBOL of patches/series, as -D options (for host builds of the
-# files, which are the whole series).
+# series.sh --defines: every define= SYMBOL of patches/series, as -D options (for host builds of
+# the files, which are the whole series, as staging has it: no base-symbol).
+# series.sh --base-defines BASE: every base-symbol, as -D (defined on BASE) or -U options.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -25,7 +30,16 @@ if [ "${1:-}" = --defines ]; then
     echo
     exit 0
 fi
-base=${1:?usage: series.sh BASE | --defines}
+if [ "${1:-}" = --base-defines ]; then
+    check_base "${2:?usage: series.sh --base-defines BASE}"
+    sed 's/#.*//' "$dir/series" | awk -v base="$2" '$1 == "base-symbol" {
+        n = split($3, b, ","); d = 0
+        for (i = 1; i <= n; i++) if (b[i] == base) d = 1
+        printf "%s%s ", d ? "-D" : "-U", $2 }'
+    echo
+    exit 0
+fi
+base=${1:?usage: series.sh BASE | --defines | --base-defines BASE}
 check_base "$base"
 series=0
 # (read without -r: a line ending in a backslash continues on the next.)
@@ -37,6 +51,7 @@ while read line; do
     [ "$head" != "$line" ] && files=${line#*:}
     # shellcheck disable=SC2086
     set -- $head
+    [ "$1" != base-symbol ] || continue
     if [ "$1" = series ]; then
         [ "${2:-}" = $((series + 1)) ] && [ -f "$dir/${3:-}" ] ||
             die "series: bad line (want 'series $((series + 1)) COVER-LETTER'): $line"

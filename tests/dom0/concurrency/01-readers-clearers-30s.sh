@@ -1,8 +1,9 @@
 # Frequently hit functions traced on every pCPU while two readers read trace
-# and a clearer clears it, for 30 s (DYNTRACE_STRESS_SECONDS): the hypervisor
-# stays up, every read is well-formed and its header matches its lines.
+# and a clearer clears it, for 30 s ($dyntrace_concurrency_seconds: make check's
+# CONCURRENCY_SECONDS): the hypervisor stays up, every read is well-formed and
+# its header matches its lines.
 . /opt/dyntrace/tests/lib.sh
-secs=${DYNTRACE_STRESS_SECONDS:-30}
+secs=${dyntrace_concurrency_seconds:-30}
 reset_tracing
 run xenhypfs write $T/set_function_filter "do_softirq do_xen_version xen_extra_version"
 run xenhypfs write $T/current_tracer function

@@ -65,7 +65,8 @@ note "256 KiB: $n records of xen_extra_version kept"
 # Resizes while every pCPU records and two readers read.
 run xenhypfs write $T/set_function_filter "do_softirq do_xen_version xen_extra_version"
 run xenhypfs write $T/tracing_on 1
-end=$(($(date +%s) + ${RESIZE_SECONDS:-20}))
+# For 20 s, or $dyntrace_concurrency_seconds (make check's CONCURRENCY_SECONDS).
+end=$(($(date +%s) + ${dyntrace_concurrency_seconds:-20}))
 # A resize changes the trace's generation: a read whose size probe and copy
 # straddle one may be refused (ENOBUFS, as for a clear) and is counted.
 reader() {

@@ -25,13 +25,12 @@
  * The trampolines call them only while dt_fast_active is
  * DYNTRACE_FAST_GRAPH, which dt_tracer_set_active() sets, in the
  * rendezvous, only once function_graph's callback is the active one: the
- * return path does not test that again.  The layouts they read are in
- * asm/dyntrace-layout.h, checked against C by graph.c.
+ * return path does not test that again.  The layouts they read come from
+ * asm-offsets (DT_*), where the sizes they assume are checked.
  */
 
 #include <asm/asm_defns.h>
 #include <asm/dyntrace.h>
-#include <asm/dyntrace-layout.h>
 #include <asm/page.h>
 #include <asm/x86-defns.h>
 

@@ -48,11 +48,6 @@
 #include "scope.h"
 #include "tracer.h"
 
-#ifdef CONFIG_X86
-#include <asm/current.h>
-#include <asm/dyntrace-layout.h>
-#include <asm/hardirq.h>
-#endif
 
 static dyntrace_func_t graph_entry;
 
@@ -85,7 +80,7 @@ static always_inline void graph_fill(struct xen_dyntrace_record *rec,
     rec->ts = ts;
     rec->ip = ip;
     rec->parent_ip = parent_ip;
-    /* One store of the word (graph_check_layout() checks where it lies). */
+    /* One store of the word (graph_tracer_init() checks where it lies). */
     memcpy(&rec->domid, &ctx, sizeof(ctx));
     rec->cpu = cpu;
 }
@@ -487,77 +482,6 @@ static struct tracer graph_tracer = {
 #endif
 };
 
-#ifdef CONFIG_X86
-/* What x86's hot paths in assembly read (asm/dyntrace-layout.h). */
-static void __init graph_check_layout(void)
-{
-    BUILD_BUG_ON(offsetof(struct dt_ring, status) != DT_RING_status);
-    BUILD_BUG_ON(sizeof(((struct dt_ring *)0)->status) != 4);
-    BUILD_BUG_ON(offsetof(struct dt_ring, ready) != DT_RING_ready);
-    BUILD_BUG_ON(sizeof(((struct dt_ring *)0)->ready) != 1);
-    BUILD_BUG_ON(offsetof(struct dt_ring, mask) != DT_RING_mask);
-    BUILD_BUG_ON(offsetof(struct dt_ring, written) != DT_RING_written);
-    BUILD_BUG_ON(offsetof(struct dt_ring, rec) != DT_RING_rec);
-    BUILD_BUG_ON(offsetof(struct dt_ring, anchor_stamp) !=
-                 DT_RING_anchor_stamp);
-    BUILD_BUG_ON(RING_READY != DT_RING_READY);
-    BUILD_BUG_ON(RING_WRITING != DT_RING_WRITING);
-    BUILD_BUG_ON(DT_ANCHOR_PERIOD != 1UL << DT_ANCHOR_SHIFT);
-
-    BUILD_BUG_ON(sizeof(struct xen_dyntrace_record) != 1u << DT_REC_SHIFT);
-    BUILD_BUG_ON(offsetof(struct xen_dyntrace_record, ts) != DT_REC_ts);
-    BUILD_BUG_ON(offsetof(struct xen_dyntrace_record, ip) != DT_REC_ip);
-    BUILD_BUG_ON(offsetof(struct xen_dyntrace_record, parent_ip) !=
-                 DT_REC_parent_ip);
-    BUILD_BUG_ON(offsetof(struct xen_dyntrace_record, domid) != DT_REC_ctx);
-    BUILD_BUG_ON(DT_REC_ctx != XEN_DYNTRACE_CTX_OFFSET);
-    BUILD_BUG_ON(DT_REC_ctx + sizeof(uint64_t) !=
-                 sizeof(struct xen_dyntrace_record));
-
-    BUILD_BUG_ON(CTX_FLAGS(1) != 1ULL << DT_CTX_FLAGS);
-    BUILD_BUG_ON(CTX_DEPTH(1) != 1ULL << DT_CTX_DEPTH);
-    BUILD_BUG_ON(XEN_DYNTRACE_FLAG_IRQS_OFF != DT_ASM_FLAG_IRQS_OFF);
-    BUILD_BUG_ON(XEN_DYNTRACE_FLAG_IN_IRQ != DT_ASM_FLAG_IN_IRQ);
-    BUILD_BUG_ON(XEN_DYNTRACE_FLAG_RAW_TS != DT_ASM_FLAG_RAW_TS);
-    BUILD_BUG_ON(XEN_DYNTRACE_FLAG_GRAPH_ENT != DT_ASM_FLAG_GRAPH_ENT);
-    BUILD_BUG_ON(CTX_FLAGS(XEN_DYNTRACE_FLAG_IN_NMI) !=
-                 1ULL << DT_CTX_IN_NMI_BIT);
-    BUILD_BUG_ON(PENDING != 1ULL << DT_CTX_PENDING_BIT);
-    BUILD_BUG_ON(CTX_FLAGS(XEN_DYNTRACE_FLAG_GRAPH_RET) !=
-                 1ULL << DT_CTX_RET_BIT);
-    /* graph_ctx() as the entry builds it: the first fields, 16 bits each. */
-    BUILD_BUG_ON(offsetof(struct vcpu, vcpu_id) != 0);
-    BUILD_BUG_ON(offsetof(struct domain, domain_id) != 0);
-    BUILD_BUG_ON(sizeof(((struct domain *)0)->domain_id) != 2);
-
-    BUILD_BUG_ON(offsetof(struct dt_ret_stack, depth) != DT_RET_STACK_depth);
-    BUILD_BUG_ON(offsetof(struct dt_ret_stack, e) != DT_RET_STACK_e);
-    BUILD_BUG_ON(sizeof(struct dt_ret_entry) != DT_RET_ENTRY_SIZE);
-    BUILD_BUG_ON(DT_RET_ENTRY_SIZE != 3 << 4);
-    BUILD_BUG_ON(offsetof(struct dt_ret_entry, frame) != DT_RET_ENTRY_frame);
-    BUILD_BUG_ON(offsetof(struct dt_ret_entry, ret) != DT_RET_ENTRY_ret);
-    BUILD_BUG_ON(offsetof(struct dt_ret_entry, func) != DT_RET_ENTRY_func);
-    BUILD_BUG_ON(offsetof(struct dt_ret_entry, calltime) !=
-                 DT_RET_ENTRY_calltime);
-    BUILD_BUG_ON(offsetof(struct dt_ret_entry, ctx) != DT_RET_ENTRY_ctx);
-    BUILD_BUG_ON(offsetof(struct dt_ret_entry, cookie) !=
-                 DT_RET_ENTRY_cookie);
-    BUILD_BUG_ON(offsetof(struct dt_ret_entry, owners) !=
-                 DT_RET_ENTRY_owners);
-    BUILD_BUG_ON(DT_RET_DEPTH != DT_ASM_RET_DEPTH);
-    BUILD_BUG_ON(DT_RET_GRAPH != DT_ASM_RET_GRAPH);
-
-    BUILD_BUG_ON(offsetof(irq_cpustat_t, __local_irq_count) !=
-                 DT_IRQSTAT_irq_count);
-    BUILD_BUG_ON(offsetof(irq_cpustat_t, nmi_count) != DT_IRQSTAT_nmi_mce);
-    BUILD_BUG_ON(offsetof(irq_cpustat_t, mce_count) !=
-                 DT_IRQSTAT_nmi_mce + 4);
-    BUILD_BUG_ON(offsetof(struct cpu_info, current_vcpu) -
-                 offsetof(struct cpu_info, processor_id) !=
-                 DT_CPUINFO_ID_TO_VCPU);
-}
-#endif
-
 static int __init cf_check graph_tracer_init(void)
 {
     BUILD_BUG_ON(DT_RET_DEPTH != DT_GRAPH_DEPTH_MAX);
@@ -577,9 +501,6 @@ static int __init cf_check graph_tracer_init(void)
     BUILD_BUG_ON(sizeof(struct xen_dyntrace_record) !=
                  XEN_DYNTRACE_CTX_OFFSET + sizeof(uint64_t));
 
-#ifdef CONFIG_X86
-    graph_check_layout();
-#endif
     dt_ret_set_hook(DT_RET_GRAPH, graph_return);
     dyntrace_register_tracer(&graph_tracer);
 

@@ -66,6 +66,7 @@
 #include <xen/lib.h>
 #include <xen/notifier.h>
 #include <xen/sched.h>
+#include <xen/sort.h>
 #include <xen/time.h>
 #include <xen/vmap.h>
 #include <asm/system.h>
@@ -681,44 +682,19 @@ static int cf_check cmp_domain_cost(const void *a, const void *b)
     return cmp_cost(a, b);
 }
 
-/*
- * Heapsort of rows by cmp (Xen's sort() changed its swap callback's type
- * between the releases this serves; the rows are one type anyway).
- */
-static void sift_down(struct prof_row *rows, unsigned int root,
-                      unsigned int n, int (*cmp)(const void *, const void *))
+#ifdef DYNTRACE_BASE_SORT_SWAP_SIZE
+static void cf_check swap_row(void *a, void *b, size_t size)
+#else
+static void cf_check swap_row(void *a, void *b)
+#endif
 {
-    unsigned int child;
-
-    for ( ; (child = 2 * root + 1) < n; root = child )
-    {
-        struct prof_row t;
-
-        if ( child + 1 < n && cmp(&rows[child], &rows[child + 1]) < 0 )
-            child++;
-        if ( cmp(&rows[root], &rows[child]) >= 0 )
-            return;
-        t = rows[root];
-        rows[root] = rows[child];
-        rows[child] = t;
-    }
+    SWAP(*(struct prof_row *)a, *(struct prof_row *)b);
 }
 
 static void sort_rows(struct prof_row *rows, unsigned int n,
                       int (*cmp)(const void *, const void *))
 {
-    unsigned int i;
-
-    for ( i = n / 2; i-- > 0; )
-        sift_down(rows, i, n, cmp);
-    for ( i = n; i-- > 1; )
-    {
-        struct prof_row t = rows[0];
-
-        rows[0] = rows[i];
-        rows[i] = t;
-        sift_down(rows, 0, i, cmp);
-    }
+    sort(rows, n, sizeof(*rows), cmp, swap_row);
 }
 
 /* Add the counts of row r to those of row to (of the same key). */

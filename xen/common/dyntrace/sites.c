@@ -15,6 +15,7 @@
 #include <xen/errno.h>
 #include <xen/init.h>
 #include <xen/lib.h>
+#include <xen/sort.h>
 #include <xen/symbols.h>
 #include <xen/vmap.h>
 #include <xen/xmalloc.h>
@@ -251,43 +252,20 @@ char *dt_sites_names(const unsigned long *map)
     return out;
 }
 
-/*
- * Heapsort of the site addresses.  Not Xen's sort(): the signature of its
- * swap callback differs between Xen releases, and this file builds on each.
- */
-static void __init sift_down(unsigned long *a, unsigned int root,
-                             unsigned int n)
+static int __init cf_check cmp_site(const void *a, const void *b)
 {
-    unsigned int child;
+    unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
 
-    for ( ; (child = 2 * root + 1) < n; root = child )
-    {
-        unsigned long t;
-
-        if ( child + 1 < n && a[child + 1] > a[child] )
-            child++;
-        if ( a[root] >= a[child] )
-            break;
-        t = a[root];
-        a[root] = a[child];
-        a[child] = t;
-    }
+    return x < y ? -1 : x > y;
 }
 
-static void __init sort_sites(unsigned long *a, unsigned int n)
+#ifdef DYNTRACE_BASE_SORT_SWAP_SIZE
+static void __init cf_check swap_site(void *a, void *b, size_t size)
+#else
+static void __init cf_check swap_site(void *a, void *b)
+#endif
 {
-    unsigned int i;
-
-    for ( i = n / 2; i-- > 0; )
-        sift_down(a, i, n);
-    for ( i = n; i-- > 1; )
-    {
-        unsigned long t = a[0];
-
-        a[0] = a[i];
-        a[i] = t;
-        sift_down(a, 0, i);
-    }
+    SWAP(*(unsigned long *)a, *(unsigned long *)b);
 }
 
 static bool __init in_text(unsigned long addr)
@@ -313,7 +291,7 @@ static int __init build_site_table(unsigned long *tab, unsigned int n)
     unsigned long len = 0;
     unsigned int i;
 
-    sort_sites(tab, n);
+    sort(tab, n, sizeof(*tab), cmp_site, swap_site);
 
     for ( i = 0; i < n; i++ )
         len += strlen(dyntrace_symbol(tab[i], namebuf)) + 1;
