@@ -3,7 +3,8 @@
 # first commit is the pristine Xen tree of XEN_BASE (tag dyntrace-base), followed by one commit per
 # entry of patches/series: the entry's patch (edits to files Xen already has; patches/BASE/NAME
 # replaces patches/NAME on that base) plus the new files the entry names, taken whole from this
-# repository's xen/ directory. Every file under xen/ must belong to exactly one entry, so the
+# repository's xen/ and docs/designs/ (the same paths in Xen's tree). Every file there must
+# belong to exactly one entry, so the
 # commits hold every line of our hypervisor code; `make patches` is git format-patch of them.
 # Our files are committed as unifdef resolves them at that entry: the symbols of the entries so
 # far defined, the later ones undefined (define= in patches/series), so that an entry's additions
@@ -102,7 +103,7 @@ stage() {
 (
     cd "$REPO_ROOT"
     unset GIT_INDEX_FILE
-    git ls-files -co --exclude-standard -- xen 2>/dev/null || find xen -type f
+    git ls-files -co --exclude-standard -- xen docs/designs 2>/dev/null || find xen docs/designs -type f
 ) | sort -u >"$msg.unclaimed"
 
 "$REPO_ROOT/scripts/lib/series.sh" "$XEN_BASE" >"$msg.list"

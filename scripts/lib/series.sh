@@ -13,7 +13,8 @@
 #                                   the staging series mails (e.g. sort()'s older callback)
 # NAME is a file of patches/ in mail form (git format-patch); patches/BASE/NAME, when present,
 # replaces it on BASE (the same change where that base's context differs). The NEW-FILEs, paths
-# under xen/ of this repository, are added whole by that entry's commit.
+# under xen/ and docs/designs/ of this repository (the same paths in Xen's tree), are added whole
+# by that entry's commit.
 # define=SYMBOL: our new files hold the entry's additions to files an earlier entry added between
 # '#ifdef SYMBOL' and its '#endif' (or '#ifndef SYMBOL' for what the entry takes away); the
 # prepared tree has them resolved by unifdef, entry by entry, so the entry's commit shows them as

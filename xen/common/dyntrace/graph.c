@@ -13,7 +13,7 @@
  * set, only the calls of its functions and the calls under way inside them
  * (their entries on the return stack carry DT_RET_TREE).
  *
- * The records (docs/design.md, "function_graph's records"):
+ * The records (docs/designs/dyntrace-graph.md):
  *
  * G1  A call's entry record waits in its return-stack entry, pending
  *     (XEN_DYNTRACE_FLAG_GRAPH_ENT still set in the entry's ctx), until a

@@ -12,7 +12,7 @@
  * the idle vCPU of CPU 0, where it takes part in the livepatch rendezvous
  * (livepatch_run_quiesced()).  The write's result is the continuation's, so
  * when the tool's write returns the change is done or failed.  See
- * docs/design.md of xen-dyntrace ("Patching").
+ * docs/designs/dyntrace.md ("Patching").
  */
 
 #include <xen/bitmap.h>

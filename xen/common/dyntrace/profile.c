@@ -13,7 +13,7 @@
  * returns of a sample of the calls (P8): an untimed call costs a table
  * lookup, a timed one two trampolines and two lookups.
  *
- * The rules (docs/design.md, "The profiler"):
+ * The rules (docs/designs/dyntrace-profiler.md):
  *
  * P1  A CPU's table is written only by that CPU, with IRQs off: by the
  *     profiler's callback or fast entry (an untimed hit, the countdown of

@@ -3,7 +3,7 @@
  * xen-dyntrace: return hooking.  An entry callback may divert a traced
  * function's return to the architecture's return trampoline; the original
  * return address waits on this CPU's return stack until dyntrace_return()
- * gives it back.  The invariants (docs/design.md, "Return hooking"):
+ * gives it back.  The invariants (docs/designs/dyntrace-return.md):
  *
  * R1  A frame is identified by the address of the slot its return address
  *     was read from (ret).  The stacks grow down: a live caller's frame is

@@ -5,7 +5,7 @@
  * to dt_rings_init(), never what a record holds: the tracer reserves a slot,
  * fills it and commits it.
  *
- * The concurrency contract (docs/design.md of xen-dyntrace, "Buffers"):
+ * The concurrency contract (docs/designs/dyntrace.md, "Buffers"):
  *
  * - Buffers live in a global table indexed by CPU, never in per-CPU areas
  *   (those are zeroed and freed across offline).  A buffer, once allocated
@@ -33,7 +33,7 @@
  * - A consuming read (trace_pipe, trace_pipe_raw) takes ring_lock but does
  *   not hold the buffer, so that reading never makes a writer drop: it
  *   copies while the writer may run and keeps only the records the writer
- *   cannot have touched (ring_copy_unheld(), design.md B13).
+ *   cannot have touched (ring_copy_unheld(), B13).
  *
  * - Every traversal pins the CPU set with get_cpu_maps() (failure: -EBUSY)
  *   and covers every CPU in ring_cpus, offline ones included.

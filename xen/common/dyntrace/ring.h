@@ -16,7 +16,7 @@
 #include <asm/system.h>
 
 /*
- * Clock anchors (design.md B14): records keep the raw clock
+ * Clock anchors (B14 of docs/designs/dyntrace.md): records keep the raw clock
  * (arch_dyntrace_stamp()), converted to NOW()'s nanoseconds when they are
  * read.  On x86 that conversion depends on the CPU's calibration, which
  * changes every second: so the writer of a buffer takes an anchor, a stamp

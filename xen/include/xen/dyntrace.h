@@ -4,7 +4,7 @@
  *
  * Interfaces between the common tracer (common/dyntrace/), the tracers and
  * the architecture (arch/<arch>/dyntrace*.{c,S}, asm/dyntrace.h).  The
- * concurrency contract is described in docs/design.md of xen-dyntrace.
+ * concurrency contract is described in docs/designs/dyntrace.md.
  */
 #ifndef XEN_DYNTRACE_H
 #define XEN_DYNTRACE_H
@@ -133,8 +133,8 @@ unsigned long dyntrace_fast_profile_return(unsigned long frame);
 #ifdef DYNTRACE_WITH_RETURN
 #ifdef ARCH_DYNTRACE_RETURN
 /*
- * Return hooking (common/dyntrace/return.c, docs/design.md "Return
- * hooking"): a diverted return lands in the architecture's return
+ * Return hooking (common/dyntrace/return.c, docs/designs/dyntrace-return.md):
+ * a diverted return lands in the architecture's return
  * trampoline, which calls dyntrace_return() with the frame's identity
  * (ARCH_DYNTRACE_RETURN: the address of the slot the entry saw as ret) and
  * returns to the address it gives back.

@@ -213,7 +213,7 @@ static inline bool arch_dyntrace_ret_frame_is(unsigned long frame,
 
 /*
  * The clock records keep: the TSC, read in order with the code before it
- * (common/dyntrace/ring.c converts it, B14 of design.md).
+ * (common/dyntrace/ring.c converts it, B14 of docs/designs/dyntrace.md).
  */
 static always_inline uint64_t arch_dyntrace_stamp(void)
 {
