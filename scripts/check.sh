@@ -10,7 +10,7 @@
 # (CLANG=1, build/BASE-clang/; results named BASE-clang/ARCH/SUITE/...); BASE+seriesN on that
 # base with the first N mailed series only (SERIES=N, build/BASE-seriesN/).
 # BASES, ARCHES and SUITES (space-separated) narrow it: BASES=4.20 takes 4.20's lines of both
-# compilers, BASES=4.20+clang only the clang ones (without the git am check, which is per base).
+# compilers, BASES=staging+clang only the clang ones (without the git am check, which is per base).
 #
 # Two kinds of work share the machine (tests/README.md, "The CI budget"): boots share the cores
 # (CHECK_CORES), a boot taking as many as it has pCPUs, each as soon as its build is done and its
@@ -68,7 +68,7 @@ while read -r b _; do
     case "${b#"${b%%+*}"}" in '' | +clang | +series[1-9]) ;; *) die "tests/suites: unknown variant '$b'" ;; esac
 done <"$results/.suites"
 # BASES selects by the first column of tests/suites: "4.20" selects 4.20's lines with either
-# compiler, "4.20+clang" only the clang ones.
+# compiler, "staging+clang" only the clang ones.
 wanted_build() { wanted "${BASES:-}" "$1" || wanted "${BASES:-}" "${1%%+*}"; }
 # variant_of SPELLED: sets base, clang (0/1), series (N or empty) and variant (the build's name:
 # BASE, BASE-clang or BASE-seriesN) of a base as tests/suites spells it.

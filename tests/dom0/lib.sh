@@ -27,6 +27,9 @@ needs_series() {
     skip "$2 comes with series $1; this Xen has series 1 to $dyntrace_series only"
 }
 
+# xen_cpus: the pCPUs that own a trace buffer (per_cpu/cpuN): every CPU Xen brought up.
+xen_cpus() { xenhypfs ls /tracing/per_cpu | grep -o 'cpu[0-9]*' | wc -l; }
+
 # The Xen base this dom0 runs on (4.17, 4.20 or staging), written by make-initramfs.sh.
 base=$(cat /opt/dyntrace/base 2>/dev/null || echo unknown)
 
