@@ -106,7 +106,7 @@ am_check() {
     local base=$1
     wanted "${BASES:-}" "$base" && [ ! -e "$results/$base-patches.tap" ] || return 0
     stage "$base: the series applies with git am"
-    if XEN_BASE=$base CLANG=0 BUILD_DIR=$BUILD_ROOT/$base "$REPO_ROOT/scripts/patches.sh" check \
+    if XEN_BASE=$base CLANG=0 SERIES= BUILD_DIR=$BUILD_ROOT/$base "$REPO_ROOT/scripts/patches.sh" check \
         >"$results/$base-patches.out" 2>&1; then
         echo "ok $base/patches: make patches output applies with git am" | tee "$results/$base-patches.tap"
     else
@@ -194,6 +194,8 @@ while [ ${#pending[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ] || [ ${#beside[@]} -g
         read -r variant arch suite smp vcpus <<<"$job"
         marker=$results/jobs/built-$variant-$arch
         need=$((smp < cores ? smp : cores))
+        # A suite of CHECK_ALONE, or with more than 2 pCPUs, takes every core: nothing beside it.
+        { [ "$smp" -gt 2 ] || [[ " $alone " == *" $suite "* ]]; } && need=$cores
         # A boot with more than 2 pCPUs, or of a suite of CHECK_ALONE, waits for the build lane
         # to end.
         if [ -n "$waiting" ] || { [ ! -e "$marker" ] && kill -0 "$lane" 2>/dev/null; } ||
@@ -201,7 +203,8 @@ while [ ${#pending[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ] || [ ${#beside[@]} -g
             left+=("$job")
             continue
         fi
-        if [ -e "$marker" ] && [ ${#running[@]} -gt 0 ] && [ $((used + need)) -gt "$cores" ]; then
+        if [ -e "$marker" ] && [ "$(cat "$marker")" = ok ] && [ ${#running[@]} -gt 0 ] &&
+            [ $((used + need)) -gt "$cores" ]; then
             waiting=1
             left+=("$job")
             continue

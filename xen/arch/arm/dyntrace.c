@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace, arm64: patch sites.
+ * dyntrace, arm64: patch sites.
  *
  * -fpatchable-function-entry=2 leaves two NOPs at each function's entry.  At
  * boot, still on one CPU, the first becomes "mov x9, x30" (x9 is a scratch

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace, x86_64: the trampoline that a traced function's entry calls.
+ * dyntrace, x86_64: the trampoline that a traced function's entry calls.
  *
  * On entry (from "call dyntrace_trampoline" at the patch site):
  *   (%rsp)  = site + DYNTRACE_RET_TO_SITE, the traced function's body

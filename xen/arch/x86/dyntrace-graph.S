@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace, x86_64: function_graph's usual call and usual return
+ * dyntrace, x86_64: function_graph's usual call and usual return
  * (common/dyntrace/graph.c), written by hand: the two halves of a call cost
  * what the function tracer's one record costs, or less (docs/performance.md).
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace, x86_64: the return trampoline, where a hooked function
+ * dyntrace, x86_64: the return trampoline, where a hooked function
  * returns to (common/dyntrace/return.c).
  */
 
@@ -56,7 +56,6 @@ FUNC(dyntrace_return_trampoline)
 #endif
 END(dyntrace_return_trampoline)
 
-#ifdef DYNTRACE_WITH_GRAPH
 /*
  * %eax = dt_ret_drop_gone(stack, ret) for the fast entries, which must find
  * every other register as it was (asm/dyntrace.h,
@@ -68,4 +67,3 @@ FUNC(dyntrace_drop_gone_thunk)
         RESTORE_SCRATCH
         RET
 END(dyntrace_drop_gone_thunk)
-#endif

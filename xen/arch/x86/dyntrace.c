@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace, x86_64: patch sites.
+ * dyntrace, x86_64: patch sites.
  *
  * -fpatchable-function-entry=5 (asm/dyntrace.h) leaves five bytes of NOP at
  * each function's entry (after ENDBR64 for cf_check functions): five

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace: the nop and function tracers: their record, the callback
+ * dyntrace: the nop and function tracers: their record, the callback
  * that fills it into a reserved ring slot, and the ftrace-style output.
  */
 

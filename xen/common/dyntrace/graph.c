@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace: the function_graph tracer.  Its entry callback hooks the
+ * dyntrace: the function_graph tracer.  Its entry callback hooks the
  * call's return (return.c); the return records the call.  The output is
  * ftrace's function_graph layout with a context column:
  *
@@ -47,7 +47,6 @@
 #include "ring.h"
 #include "scope.h"
 #include "tracer.h"
-
 
 static dyntrace_func_t graph_entry;
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace: the /tracing HypFS directory.
+ * dyntrace: the /tracing HypFS directory.
  *
  * Every file is one row of dt_files[]: its name, type, maximum write size,
  * how its content is read (fixed at boot, or an owned snapshot built per

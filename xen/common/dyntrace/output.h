@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace: the record the ring tracers keep, and the output layer
+ * dyntrace: the record the ring tracers keep, and the output layer
  * they share (function.c): the merge of the per-CPU buffers into one text,
  * the raw format, and the symbol caches.  A tracer gives its header and its
  * line printer (struct dt_format).

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace: the committed state and patching through the livepatch
+ * dyntrace: the committed state and patching through the livepatch
  * rendezvous.
  *
  * Patch changes (a tracer switch, a filter change under a tracer that uses

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace: the committed state (tracer, filter, recording) and the
+ * dyntrace: the committed state (tracer, filter, recording) and the
  * patch operations that change it (patch.c).
  */
 #ifndef DYNTRACE_PATCH_H

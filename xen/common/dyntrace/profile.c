@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace: the function profiler (function_profile_enabled).  For
+ * dyntrace: the function profiler (function_profile_enabled).  For
  * each call of a traced function it counts a hit, and, where returns can
  * be hooked (return.c), the time until the function returns, in a table of
  * the CPU's own keyed by the function and the domain that made the call:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace: return hooking.  An entry callback may divert a traced
+ * dyntrace: return hooking.  An entry callback may divert a traced
  * function's return to the architecture's return trampoline; the original
  * return address waits on this CPU's return stack until dyntrace_return()
  * gives it back.  The invariants (docs/designs/dyntrace-return.md):

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* xen-dyntrace: return hooking (return.c). */
+/* dyntrace: return hooking (return.c). */
 #ifndef DYNTRACE_RETURN_H
 #define DYNTRACE_RETURN_H
 

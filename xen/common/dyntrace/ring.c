@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace: per-CPU reserve/commit stores of fixed-size records, in the
+ * dyntrace: per-CPU reserve/commit stores of fixed-size records, in the
  * manner of Linux's simple_ring_buffer.  The ring knows the record size given
  * to dt_rings_init(), never what a record holds: the tracer reserves a slot,
  * fills it and commits it.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace: per-CPU reserve/commit stores of fixed-size records
+ * dyntrace: per-CPU reserve/commit stores of fixed-size records
  * (ring.c).  The ring knows only the record size given to dt_rings_init().
  */
 #ifndef DYNTRACE_RING_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace: the scope of tracing.
+ * dyntrace: the scope of tracing.
  *
  * - set_domain_filter: words "dN" (domain N), "dNvM" (its vCPU M), "idle"
  *   (the idle vCPUs), each optionally preceded by '!'.  Calls are recorded

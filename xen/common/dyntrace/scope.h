@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace: the scope of tracing (scope.c): which calls reach the
+ * dyntrace: the scope of tracing (scope.c): which calls reach the
  * tracer (set_domain_filter, tracing_cpumask) and the triggers that turn
  * recording off or on when a function runs.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace: the table of patch sites.
+ * dyntrace: the table of patch sites.
  *
  * Built at boot (presmp, one CPU) from the compiler's
  * __patchable_function_entries table: the sites inside [_stext, _etext),

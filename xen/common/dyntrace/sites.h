@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* xen-dyntrace: the table of patch sites (sites.c). */
+/* dyntrace: the table of patch sites (sites.c). */
 #ifndef DYNTRACE_SITES_H
 #define DYNTRACE_SITES_H
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace: the tracer registry, the dispatcher the trampoline calls,
+ * dyntrace: the tracer registry, the dispatcher the trampoline calls,
  * and the text helpers tracers format their output with.
  */
 

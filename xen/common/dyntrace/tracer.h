@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* xen-dyntrace: the tracer registry and the dispatcher (tracer.c). */
+/* dyntrace: the tracer registry and the dispatcher (tracer.c). */
 #ifndef DYNTRACE_TRACER_H
 #define DYNTRACE_TRACER_H
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace: ftrace-style dynamic function tracing through Livepatch.
+ * dyntrace: ftrace-style dynamic function tracing through Livepatch.
  *
  * Interfaces between the common tracer (common/dyntrace/), the tracers and
  * the architecture (arch/<arch>/dyntrace*.{c,S}, asm/dyntrace.h).  The
@@ -63,8 +63,8 @@ struct tracer {
     /* The callback attached to the traced functions, or NULL. */
     dyntrace_func_t *func;
     /*
-     * dt_fast_active's value while func alone runs (no profiler), if it
-     * has a fast entry of its own (ARCH_DYNTRACE_FAST_ENTRY); or 0.
+     * dt_fast_active's value while func alone runs, if it has a fast
+     * entry of its own (ARCH_DYNTRACE_FAST_ENTRY); or 0.
      */
     unsigned int fast_kind;
     /*

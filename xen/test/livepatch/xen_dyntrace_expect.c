@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace test payload: replaces xen_extra_version (like
+ * dyntrace test payload: replaces xen_extra_version (like
  * xen_hello_world) only if its entry holds exactly the bytes the tracer
  * leaves there when it is not traced (the patch site as made at boot).
  * Loading it is how the end-to-end tests check an entry's bytes.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace test payload: replaces xen_extra_version with a function
+ * dyntrace test payload: replaces xen_extra_version with a function
  * that warns, so that reading the version's extra string prints a call
  * trace from inside do_xen_version().  With do_xen_version() traced by
  * function_graph its return is diverted to the return trampoline, and the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace, arm64: the trampoline that a traced function's entry calls.
+ * dyntrace, arm64: the trampoline that a traced function's entry calls.
  *
  * A traced entry is "mov x9, x30; bl dyntrace_trampoline", so on entry:
  *   x30 = site + DYNTRACE_RET_TO_SITE, the traced function's body

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace, arm64: the return trampoline, where a hooked function
+ * dyntrace, arm64: the return trampoline, where a hooked function
  * returns to (common/dyntrace/return.c).
  *
  * The traced function's RET came here with its stack pointer back where it

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace, arm64: the patch site, shared by the C code
+ * dyntrace, arm64: the patch site, shared by the C code
  * (arch/arm/dyntrace.c, common/dyntrace/), the trampoline
  * (arch/arm/arm64/dyntrace-entry.S) and the test payload
  * (test/livepatch/xen_dyntrace_expect.c).

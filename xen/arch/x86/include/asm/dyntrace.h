@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * xen-dyntrace, x86_64: the patch site, shared by the C code
+ * dyntrace, x86_64: the patch site, shared by the C code
  * (arch/x86/dyntrace.c, common/dyntrace/), the trampoline
  * (arch/x86/dyntrace-entry.S) and the test payload
  * (test/livepatch/xen_dyntrace_expect.c).
@@ -150,7 +150,7 @@ static always_inline void arch_dyntrace_fast_anchor(void *ring,
                    :: "D" (ring), "S" (stamp) : "memory" );
 }
 
-#ifdef DYNTRACE_WITH_GRAPH
+#ifdef DYNTRACE_WITH_RETURN
 /*
  * dt_ret_drop_gone(st, ret) (common/dyntrace/return.h), from a fast entry;
  * its thunk is in arch/x86/dyntrace-return.S.
