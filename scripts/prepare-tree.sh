@@ -10,8 +10,9 @@
 # far defined, the later ones undefined (define= in patches/series), so that an entry's additions
 # to a file an earlier entry added are in its own commit. The last commit of series N is tagged
 # dyntrace-series-N. A base-symbol of patches/series is defined on its bases only, for every
-# entry: what an older base needs stays out of the staging series. SERIES=N prepares the tree of the first N series only (its own build
-# directory, BASE-seriesN).
+# entry: what an older base needs stays out of the staging series (scripts/lib/series.sh
+# --stage-args gives unifdef's options). SERIES=N prepares the tree of the first N series only
+# (its own build directory, BASE-seriesN).
 # Author, e-mail and date of each commit are its patch's (From:, Date:), so commit ids are stable.
 #
 # Re-preparing is incremental: the commits are rebuilt in a private index, then the work tree is
@@ -75,27 +76,18 @@ commit_index() { # message-file: commit the index, with the current patch's iden
 msg=$(mktemp)
 trap 'rm -f "$msg" "$msg".*' EXIT
 
-# Every define= symbol; those of the entries committed so far.
-read -r -a all_defines <<<"$("$REPO_ROOT/scripts/lib/series.sh" --defines)"
-# The base's own symbols (base-symbol in patches/series), fixed for every entry.
-read -r -a base_defines <<<"$("$REPO_ROOT/scripts/lib/series.sh" --base-defines "$XEN_BASE")"
-defined=()
 claimed=()
+stage_args=()
 
-# stage FILE: FILE of this repository as unifdef resolves it at the current entry.
+# stage FILE: FILE of this repository as unifdef resolves it at the current entry (stage_args).
 stage() {
-    local d args=()
     case "$1" in
     *.c | *.h | *.S) ;;
     *) cat "$REPO_ROOT/$1"; return ;;
     esac
-    for d in "${all_defines[@]}"; do
-        if printf '%s\n' "${defined[@]}" | grep -qx -- "${d#-D}"; then args+=("$d"); else args+=("-U${d#-D}"); fi
-    done
-    args+=("${base_defines[@]}")
-    [ ${#args[@]} -gt 0 ] || { cat "$REPO_ROOT/$1"; return; }
+    [ ${#stage_args[@]} -gt 0 ] || { cat "$REPO_ROOT/$1"; return; }
     # (A region taken out at the end leaves no blank line there.)
-    { unifdef -x 2 -B "${args[@]}" "$REPO_ROOT/$1" || die "unifdef failed on $1"; } |
+    { unifdef -x 2 -B "${stage_args[@]}" "$REPO_ROOT/$1" || die "unifdef failed on $1"; } |
         awk '{ l[NR] = $0 } END { n = NR; while (n > 0 && l[n] == "") n--; for (i = 1; i <= n; i++) print l[i] }'
 }
 
@@ -114,7 +106,7 @@ while read -r p pf series define files; do
         [ -n "${SERIES:-}" ] && [ "$series" -gt "$SERIES" ] && break
         last_series=$series
     fi
-    [ "$define" = - ] || defined+=("$define")
+    read -r -a stage_args <<<"$("$REPO_ROOT/scripts/lib/series.sh" --stage-args "$XEN_BASE" "$p")"
     # Commit message and identity: the patch's Subject, body, From: and Date:.
     (cd "$tree" && git mailinfo "$msg.body" "$msg.diff" <"$pf" >"$msg.info") ||
         die "$pf is not a patch in mail form"

@@ -16,12 +16,15 @@
 # under xen/ and docs/designs/ of this repository (the same paths in Xen's tree), are added whole
 # by that entry's commit.
 # define=SYMBOL: our new files hold the entry's additions to files an earlier entry added between
-# '#ifdef SYMBOL' and its '#endif' (or '#ifndef SYMBOL' for what the entry takes away); the
+# '#ifdef SYMBOL' and its '#endif' (what it replaces in the '#else' branch); the
 # prepared tree has them resolved by unifdef, entry by entry, so the entry's commit shows them as
 # its diff and no symbol reaches Xen (scripts/prepare-tree.sh).
 # series.sh --defines: every define= SYMBOL of patches/series, as -D options (for host builds of
 # the files, which are the whole series, as staging has it: no base-symbol).
-# series.sh --base-defines BASE: every base-symbol, as -D (defined on BASE) or -U options.
+# series.sh --stage-args BASE NAME: unifdef's options for our files as entry NAME commits them on
+# BASE: -D for the define= symbols of NAME and the entries before it, -U for the later ones, and
+# each base-symbol, -D where BASE is among its bases, else -U (scripts/prepare-tree.sh, and
+# tests/host/test-series-stages, which passes staging).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -31,16 +34,24 @@ if [ "${1:-}" = --defines ]; then
     echo
     exit 0
 fi
-if [ "${1:-}" = --base-defines ]; then
-    check_base "${2:?usage: series.sh --base-defines BASE}"
-    sed 's/#.*//' "$dir/series" | awk -v base="$2" '$1 == "base-symbol" {
-        n = split($3, b, ","); d = 0
-        for (i = 1; i <= n; i++) if (b[i] == base) d = 1
-        printf "%s%s ", d ? "-D" : "-U", $2 }'
+if [ "${1:-}" = --stage-args ]; then
+    check_base "${2:?usage: series.sh --stage-args BASE NAME}"
+    grep -q "^${3:?usage: series.sh --stage-args BASE NAME}\b" "$dir/series" ||
+        die "series: no entry $3"
+    sed 's/#.*//' "$dir/series" | awk -v base="$2" -v name="$3" '
+        $1 == "base-symbol" {
+            n = split($3, b, ","); d = 0
+            for (i = 1; i <= n; i++) if (b[i] == base) d = 1
+            printf "%s%s ", d ? "-D" : "-U", $2
+            next }
+        $1 ~ /^[0-9][0-9][0-9][0-9]-/ { entry = $1 }
+        /define=/ { match($0, /define=[A-Za-z0-9_]*/)
+                    printf "%s%s ", past ? "-U" : "-D", substr($0, RSTART + 7, RLENGTH - 7) }
+        $1 == name { past = 1 }'
     echo
     exit 0
 fi
-base=${1:?usage: series.sh BASE | --defines | --base-defines BASE}
+base=${1:?usage: series.sh BASE | --defines | --stage-args BASE NAME}
 check_base "$base"
 series=0
 # (read without -r: a line ending in a backslash continues on the next.)
