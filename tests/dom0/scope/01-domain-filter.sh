@@ -5,6 +5,7 @@
 # empty filter (every domain), readback written back, and that malformed
 # words are refused, named in error_log, and change nothing.
 . /opt/dyntrace/tests/lib.sh
+needs_series 2 set_domain_filter
 reset_tracing
 start_domu work domu-work 2
 trap 'xl destroy work 2>/dev/null' EXIT

@@ -4,6 +4,7 @@
 # hypercalls; the idle vCPUs run softirqs.  Each of dom0, the domU and idle
 # has its rows, and the domU's do_xen_version calls are timed.
 . /opt/dyntrace/tests/lib.sh
+needs_series 3 function_profile_enabled
 reset_tracing
 start_domu prof domu-work 2
 trap 'xl destroy prof 2>/dev/null' EXIT

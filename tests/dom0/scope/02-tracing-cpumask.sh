@@ -5,6 +5,7 @@
 # its place in the mask, and comes back safely while a domain rule is set.  do_softirq runs on every pCPU (the idle loop), so
 # each CPU of the mask records.
 . /opt/dyntrace/tests/lib.sh
+needs_series 2 tracing_cpumask
 reset_tracing
 all=$(cat /tmp/cpumask.boot)
 echo "boot mask: $all"

@@ -6,6 +6,7 @@
 # or ":unlimited"), the readback written back changes nothing, and
 # "!name:cmd" removes one.  "stacktrace" is refused (EOPNOTSUPP).
 . /opt/dyntrace/tests/lib.sh
+needs_series 2 set_domain_filter
 reset_tracing
 ver() { cat /sys/hypervisor/version/extra >/dev/null; }
 on() { xenhypfs cat $T/tracing_on; }

@@ -8,7 +8,7 @@
 # x86_64 only: Xen on Arm does not take a WARN() (its BRK) from a livepatch
 # payload, which panics with "Unexpected Trap: Undefined Breakpoint Value".
 . /opt/dyntrace/tests/lib.sh
-needs_series 2 function_graph
+needs_series 3 function_graph
 [ "$(uname -m)" = x86_64 ] ||
     skip "Xen on Arm panics on a WARN() in a livepatch payload (unexpected BRK): no way to provoke the call trace from dom0"
 reset_tracing

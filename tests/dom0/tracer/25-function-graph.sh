@@ -5,7 +5,7 @@
 # tracing_thresh keeps only the returns that took that long; a bad value is
 # refused.  On x86_64 and arm64 (each vCPU's own return stack there).
 . /opt/dyntrace/tests/lib.sh
-needs_series 2 function_graph
+needs_series 3 function_graph
 reset_tracing
 xenhypfs cat $T/available_tracers | grep -qw function_graph || fail "function_graph is not in available_tracers"
 run xenhypfs write $T/set_function_filter "do_xen_version xen_extra_version"

@@ -7,7 +7,7 @@
 # Switching it off keeps the counts, on again starts afresh; bad values and an
 # empty filter are refused, logged in error_log, and change nothing.
 . /opt/dyntrace/tests/lib.sh
-needs_series 2 function_profile_enabled
+needs_series 3 function_profile_enabled
 reset_tracing
 N=9
 S=$T/trace_stat

@@ -8,7 +8,7 @@
 # scheduler: x86 empties a CPU's return stack where it resets the stack
 # (before that, entries of abandoned frames added to the depth).
 . /opt/dyntrace/tests/lib.sh
-needs_series 2 function_graph
+needs_series 3 function_graph
 reset_tracing
 N=6
 expect_eq "set_graph_function at boot" "" "$(xenhypfs cat $T/set_graph_function)"

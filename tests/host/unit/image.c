@@ -259,6 +259,20 @@ int arch_dyntrace_patch(unsigned long site, bool enable)
     return 0;
 }
 
+const void *stub_fast_entry, *stub_fast_return;
+unsigned int stub_set_fast_calls;
+
+/* The trampolines' calls: what they would call now (NULL: the generic). */
+void arch_dyntrace_set_fast(const void *entry, const void *ret)
+{
+    if ( !stub_in_quiesce || !stub_text_writable )
+        stub_anomaly("arch_dyntrace_set_fast() outside the quiesced, "
+                     "writable window");
+    stub_set_fast_calls++;
+    stub_fast_entry = entry;
+    stub_fast_return = ret;
+}
+
 /*
  * The fake TSC (rdtsc_ordered(), include/asm/msr.h) runs at 2 GHz: two ticks
  * per nanosecond of NOW().  x86 asm/dyntrace.h converts with cpu_khz and

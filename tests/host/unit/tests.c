@@ -1389,6 +1389,35 @@ void t_scope_cpu_not_ready(void)
        "there, nothing is recorded, then its calls are scoped as usual");
 }
 
+/*
+ * The trampolines' calls follow the active callbacks, rewritten in the
+ * rendezvous: the function tracer's fast entry alone (no fast return), the
+ * dispatcher's once the profiler runs beside it, the profiler's entry and
+ * return when it runs alone, the dispatcher's when nothing is traced.
+ */
+void t_fast_targets(void)
+{
+    const void *fn_entry;
+    bool good = true;
+
+    boot(NCPUS, NF);
+    good &= start_tracing("gfunc_002") && stub_fast_entry &&
+            !stub_fast_return;
+    fn_entry = stub_fast_entry;
+    good &= tool_write_bool("function_profile_enabled", 1) == 0 &&
+            !stub_fast_entry && !stub_fast_return;
+    good &= tool_write("current_tracer", "nop") == 0 && stub_fast_entry &&
+            stub_fast_entry != fn_entry && stub_fast_return;
+    good &= tool_write_bool("function_profile_enabled", 0) == 0 &&
+            !stub_fast_entry && !stub_fast_return;
+    good &= tool_write("current_tracer", "function") == 0 &&
+            stub_fast_entry == fn_entry && !stub_fast_return;
+    ok(good, "fast entries: the trampolines call the function tracer's "
+       "entry while it runs alone, the dispatcher beside the profiler, the "
+       "profiler's entry and return alone, the dispatcher with nothing "
+       "traced (%u rewrites)", stub_set_fast_calls);
+}
+
 /* ---- Issue 14: buffer_size_kb, buffer_total_size_kb ---- */
 
 static uint32_t read_kb(const char *leaf)

@@ -8,15 +8,23 @@
  * The argument registers and the other call-clobbered registers are live:
  * save them, call dyntrace_dispatch(ip, parent_ip, ret), restore them,
  * return to the function body.  Flags are not live at a function's entry.
- * ret is the address of the slot that holds the return address: a callback
- * may divert the return to dyntrace_return_trampoline (below).
- *
- * With no scope set and a tracer with a fast entry running alone
- * (dt_fast_active), it only calls that entry (e.g. dyntrace_fast_entry()
- * for the function tracer, DYNTRACE_FAST_FUNCTION), which keeps every
- * register itself (ARCH_DYNTRACE_FAST_ENTRY) and finds ip and parent_ip
- * from its frame.
- *
+ * ret is the address of the slot that holds the return address.
+ */
+#ifdef DYNTRACE_WITH_RETURN
+/* A callback may divert the return to dyntrace_return_trampoline. */
+#endif
+
+/*
+ * It calls dyntrace_slow_entry, which does that; but while one tracer with
+ * a fast entry of its own runs alone, that call is rewritten, in the
+ * livepatch rendezvous, to call the tracer's entry instead (struct
+ * dyntrace_tracer's fast_entry; arch_dyntrace_set_fast()).  A fast entry
+ * keeps every register itself (ARCH_DYNTRACE_FAST_ENTRY) and finds ip and
+ * parent_ip from its frame, as dyntrace_slow_entry does.
+ */
+#ifdef DYNTRACE_WITH_SCOPE
+
+/*
  * When a scope is set (dt_scope.active, its first word, non-zero), it is
  * tested first, before the registers are saved: dyntrace_scope_entry()
  * preserves every register but %rax, so a call filtered out costs a push,
@@ -24,71 +32,52 @@
  * goes to dyntrace_dispatch_scoped(), which also runs the triggers (they
  * make the scope active); neither dispatcher tests the scope again.
  */
+#endif
 
 #include <asm/asm_defns.h>
 #include <asm/dyntrace.h>
 
 /* Registers saved below (SAVE_ENTRY_REGS, asm/dyntrace.h), 8 bytes each. */
 #define SAVED_REGS      7
-/* Padding that keeps %rsp 16-byte aligned at the call. */
-#define ALIGN_PAD       8
-/* Where the return addresses are, above the saved registers and padding. */
-#define RET_TO_BODY     (SAVED_REGS * 8 + ALIGN_PAD)
-#define RET_TO_PARENT   (RET_TO_BODY + 8)
 
-/* Save the live registers, call \dispatcher(ip, parent_ip), restore. */
-.macro DISPATCH dispatcher
+/*
+ * Save the live registers, call \dispatcher(ip, parent_ip, ret), restore.
+ * \above: the bytes between the registers saved and the return address
+ * into the traced function's body; \pad: what keeps %rsp 16-byte aligned
+ * at the call.
+ */
+.macro DISPATCH dispatcher, above, pad
         SAVE_ENTRY_REGS
-        sub     $ALIGN_PAD, %rsp        /* 16-byte alignment for the call */
+        .if \pad
+        sub     $\pad, %rsp
+        .endif
 
-        mov     RET_TO_BODY(%rsp), %rdi /* return address into the body */
-        sub     $DYNTRACE_RET_TO_SITE, %rdi /* ip: the patch site */
-        mov     RET_TO_PARENT(%rsp), %rsi /* parent_ip */
-        lea     RET_TO_PARENT(%rsp), %rdx /* ret: where parent_ip waits */
+        /* The return address into the body, minus the CALL: ip, the site. */
+        mov     (SAVED_REGS * 8 + \pad + \above)(%rsp), %rdi
+        sub     $DYNTRACE_RET_TO_SITE, %rdi
+        /* parent_ip, and ret: where it waits. */
+        mov     (SAVED_REGS * 8 + \pad + \above + 8)(%rsp), %rsi
+        lea     (SAVED_REGS * 8 + \pad + \above + 8)(%rsp), %rdx
         call    \dispatcher
 
-        add     $ALIGN_PAD, %rsp
+        .if \pad
+        add     $\pad, %rsp
+        .endif
         RESTORE_ENTRY_REGS
 .endm
 
         .text
 FUNC(dyntrace_trampoline)
+#ifdef DYNTRACE_WITH_SCOPE
         cmpl    $0, dt_scope(%rip)      /* dt_scope.active */
         jne     .Lscoped
-#ifdef DYNTRACE_WITH_FUNCTION
-        cmpb    $DYNTRACE_FAST_FUNCTION, dt_fast_active(%rip)
-        jne     .Lnot_function
-        call    dyntrace_fast_entry     /* every register kept */
-        RET
-
-.Lnot_function:
 #endif
-#ifdef DYNTRACE_WITH_GRAPH
-        /*
-         * function_graph alone (DYNTRACE_FAST_GRAPH) while
-         * set_graph_function is empty (dt_graph_nr, which changes outside
-         * the rendezvous: tested here).
-         */
-        cmpb    $DYNTRACE_FAST_GRAPH, dt_fast_active(%rip)
-        jne     .Lnot_graph
-        cmpl    $0, dt_graph_nr(%rip)   /* set_graph_function empty? */
-        jne     .Ldispatch
-        call    dyntrace_fast_graph_entry /* every register kept */
+        /* Rewritten in the rendezvous (arch/x86/dyntrace.c). */
+        .globl  dyntrace_entry_call
+dyntrace_entry_call:
+        call    dyntrace_slow_entry     /* every register kept */
         RET
-
-.Lnot_graph:
-#endif
-#ifdef DYNTRACE_WITH_PROFILER
-        /* The profiler alone (DYNTRACE_FAST_PROFILE). */
-        cmpb    $DYNTRACE_FAST_PROFILE, dt_fast_active(%rip)
-        jne     .Ldispatch
-        call    dyntrace_fast_profile_entry /* every register kept */
-        RET
-
-#endif
-.Ldispatch:
-        DISPATCH dyntrace_dispatch
-        RET
+#ifdef DYNTRACE_WITH_SCOPE
 
 .Lscoped:
         push    %rax
@@ -96,10 +85,21 @@ FUNC(dyntrace_trampoline)
         test    %al, %al
         pop     %rax                    /* the flags are kept */
         jz      .Lout
-        DISPATCH dyntrace_dispatch_scoped
+        /* The return address into the body is next: pad to align. */
+        DISPATCH dyntrace_dispatch_scoped, 0, 8
 .Lout:
         RET
+#endif
 END(dyntrace_trampoline)
+
+/*
+ * The trampoline's call when no fast entry runs: the dispatcher.  Its own
+ * return address is above the registers it saves, and keeps %rsp aligned.
+ */
+FUNC(dyntrace_slow_entry)
+        DISPATCH dyntrace_dispatch, 8, 0
+        RET
+END(dyntrace_slow_entry)
 
 #ifdef DYNTRACE_WITH_FUNCTION
 /*

@@ -22,10 +22,12 @@
  *                                taken at once and no anchor due (B14); else
  *                                dyntrace_graph_return_cold().
  *
- * The trampolines call them only while dt_fast_active is
- * DYNTRACE_FAST_GRAPH, which dt_tracer_set_active() sets, in the
- * rendezvous, only once function_graph's callback is the active one: the
- * return path does not test that again.  The layouts they read come from
+ * The trampolines call them only while function_graph's callback alone is
+ * active: the rendezvous that makes it so rewrites their calls
+ * (arch_dyntrace_set_fast()), so the return path does not test that again.
+ * While set_graph_function is not empty (dt_graph_nr, which changes
+ * outside the rendezvous) the entry hands the call to the dispatcher's
+ * path, dyntrace_slow_entry, at once.  The layouts they read come from
  * asm-offsets (DT_*), where the sizes they assume are checked.
  */
 
@@ -78,6 +80,8 @@
 
         .text
 FUNC(dyntrace_fast_graph_entry)
+        cmpl    $0, dt_graph_nr(%rip)   /* set_graph_function empty? */
+        jne     dyntrace_slow_entry     /* as if the trampoline called it */
         pushf
         cli
         SAVE_ENTRY_REGS

@@ -26,19 +26,40 @@
 #define SITE_SIZE DYNTRACE_SITE_SIZE
 
 void dyntrace_trampoline(void);
+/* dyntrace-entry.S: the trampoline's call, and what it calls at boot. */
+extern uint8_t dyntrace_entry_call[SITE_SIZE];
+void dyntrace_slow_entry(void);
+#ifdef DYNTRACE_WITH_RETURN
+/* dyntrace-return.S: the return trampoline's call (of dyntrace_return()). */
+extern uint8_t dyntrace_return_call[SITE_SIZE];
+#endif
 
 static const uint8_t nop5[SITE_SIZE] = DYNTRACE_SITE_BYTES;
 static const uint8_t clang_sled[SITE_SIZE] = DYNTRACE_CLANG_SLED;
 static const uint8_t jmp_over[2] = DYNTRACE_JMP_OVER;
 
-static void make_call(uint8_t insn[SITE_SIZE], unsigned long site)
+/* CALL rel32's displacement, at at, to target. */
+static int32_t call_rel(unsigned long at, const void *target)
 {
-    int32_t rel = (long)dyntrace_trampoline -
-                  (long)(site + DYNTRACE_RET_TO_SITE);
+    BUILD_BUG_ON(1 + sizeof(int32_t) != SITE_SIZE);
 
-    BUILD_BUG_ON(1 + sizeof(rel) != SITE_SIZE);
+    return (long)target - (long)(at + SITE_SIZE);
+}
+
+/* "call target", as an instruction at at. */
+static void call_insn(uint8_t insn[SITE_SIZE], unsigned long at,
+                      const void *target)
+{
+    int32_t rel = call_rel(at, target);
+
     insn[0] = DYNTRACE_CALL_OPCODE;
     memcpy(&insn[1], &rel, sizeof(rel));
+}
+
+static void make_call(uint8_t insn[SITE_SIZE], unsigned long site)
+{
+    BUILD_BUG_ON(DYNTRACE_RET_TO_SITE != SITE_SIZE);
+    call_insn(insn, site, dyntrace_trampoline);
 }
 
 /* What the compiler left: gcc's one-byte NOPs or clang's 5-byte NOP? */
@@ -116,6 +137,35 @@ int arch_dyntrace_patch(unsigned long site, bool enable)
     write_site(site, enable ? call : nop5);
 
     return 0;
+}
+
+/*
+ * The trampolines' calls: the fast entry (and return) of the tracer whose
+ * callback alone runs, or the dispatcher's (NULL).  In the rendezvous, text
+ * writable: the same concerns as a site's.  The entry's call goes through
+ * write_site() (a CPU woken in play_dead() meanwhile skips it: no record);
+ * the return's must always return somewhere, so its target, one aligned
+ * word, is replaced by one atomic store.
+ */
+#ifdef DYNTRACE_WITH_RETURN
+void arch_dyntrace_set_fast(const void *entry, const void *ret)
+#else
+void arch_dyntrace_set_fast(const void *entry)
+#endif
+{
+    unsigned long at = (unsigned long)dyntrace_entry_call;
+    uint8_t insn[SITE_SIZE];
+
+    call_insn(insn, at, entry ?: dyntrace_slow_entry);
+    if ( memcmp(dyntrace_entry_call, insn, SITE_SIZE) )
+        write_site(at, insn);
+#ifdef DYNTRACE_WITH_RETURN
+
+    at = (unsigned long)dyntrace_return_call + 1;
+    ASSERT(IS_ALIGNED(at, sizeof(uint32_t)));
+    (void)xchg((volatile uint32_t *)at,
+               (uint32_t)call_rel(at - 1, ret ?: dyntrace_return));
+#endif
 }
 
 void __init arch_dyntrace_init_sites(const unsigned long *sites,

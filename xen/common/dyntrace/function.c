@@ -16,7 +16,6 @@
 
 #include "output.h"
 #include "ring.h"
-#include "scope.h"
 #include "tracer.h"
 
 /*
@@ -443,12 +442,11 @@ static void cf_check function_call(unsigned long ip, unsigned long parent_ip,
 
 #ifdef ARCH_DYNTRACE_FAST_ENTRY
 /*
- * The trampoline's call while dt_fast_active says the function tracer alone
- * is active (DYNTRACE_FAST_FUNCTION, xen/dyntrace.h; it changes in the
- * rendezvous, as the dispatcher's callbacks do): the dispatcher's work and
+ * The trampoline's call while the function tracer alone is active (the
+ * rendezvous that makes it so rewrites the call): the dispatcher's work and
  * the callback's in one frame that saves only the registers it uses.
  */
-void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_entry(void)
+static void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_entry(void)
 {
     unsigned long flags;
 
@@ -458,14 +456,14 @@ void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_entry(void)
 }
 #endif
 
-static struct tracer nop_tracer = {
+static struct dyntrace_tracer nop_tracer = {
     .name = "nop",
     .set_on = dt_rings_set_on_cb,
     .clear = dt_rings_clear_cb,
     .print = nop_print,
 };
 
-static struct tracer function_tracer = {
+static struct dyntrace_tracer function_tracer = {
     .name = "function",
     .uses_filter = true,
     .set_on = dt_rings_set_on_cb,
@@ -473,7 +471,7 @@ static struct tracer function_tracer = {
     .print = function_print,
     .func = function_call,
 #ifdef ARCH_DYNTRACE_FAST_ENTRY
-    .fast_kind = DYNTRACE_FAST_FUNCTION,
+    .fast_entry = dyntrace_fast_entry,
 #endif
 };
 

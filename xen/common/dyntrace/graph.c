@@ -45,7 +45,6 @@
 #include "patch.h"
 #include "return.h"
 #include "ring.h"
-#include "scope.h"
 #include "tracer.h"
 
 static dyntrace_func_t graph_entry;
@@ -468,7 +467,7 @@ static int cf_check graph_usable(const char **why)
 #endif
 }
 
-static struct tracer graph_tracer = {
+static struct dyntrace_tracer graph_tracer = {
     .name = "function_graph",
     .uses_filter = true,
     .set_on = dt_rings_set_on_cb,
@@ -477,7 +476,9 @@ static struct tracer graph_tracer = {
     .func = graph_entry,
     .usable = graph_usable,
 #ifdef ARCH_DYNTRACE_FAST_ENTRY
-    .fast_kind = DYNTRACE_FAST_GRAPH,
+    /* The usual call and return by hand (asm/dyntrace.h). */
+    .fast_entry = dyntrace_fast_graph_entry,
+    .fast_return = dyntrace_fast_graph_return,
 #endif
 };
 

@@ -63,7 +63,10 @@ struct dt_format {
                          const struct xen_dyntrace_record *end);
 };
 
-/* The text of the buffers the read asks for (struct tracer's print()). */
+/*
+ * The text of the buffers the read asks for (struct dyntrace_tracer's
+ * print()).
+ */
 int dt_print_rings(const struct dt_format *f, struct dyntrace_text *t,
                    struct dyntrace_read *rd);
 /* per_cpu/cpuN/trace_pipe_raw. */

@@ -47,7 +47,7 @@
  * the HypFS write lock plus op_pending.
  */
 static DEFINE_SPINLOCK(state_lock);
-static struct tracer *cur_tracer;
+static struct dyntrace_tracer *cur_tracer;
 /*
  * The function sets (set_function_filter, set_function_notrace): the sites
  * selected, their names as read back, and a version bumped on each change
@@ -58,8 +58,10 @@ static struct {
     char *text;
     unsigned int ver;
 } sets[DT_NR_SETS];
+#ifdef DYNTRACE_WITH_SCOPE
 /* The scope's version (dt_state_scope_copy()); dt_scope is the value. */
 static unsigned int scope_ver;
+#endif
 static bool op_pending;
 static unsigned int trace_gen;
 #ifdef DYNTRACE_WITH_PROFILER
@@ -73,11 +75,13 @@ unsigned int dt_graph_nr;
 
 /* The one pending operation (op_pending). */
 static struct {
-    struct tracer *tracer;      /* tracer after the operation */
+    struct dyntrace_tracer *tracer; /* tracer after the operation */
     enum dt_set which;          /* the set that changes, if map */
     unsigned long *map;         /* that set after it (NULL: unchanged) */
     char *text;
+#ifdef DYNTRACE_WITH_SCOPE
     struct dt_scope *scope;     /* the scope after it (NULL: unchanged) */
+#endif
 #ifdef DYNTRACE_WITH_PROFILER
     bool profile;               /* function_profile_enabled after it */
     bool restart;               /* the profiler starts afresh */
@@ -92,9 +96,9 @@ static struct {
     s_time_t start;             /* when the first attempt began */
 } req;
 
-struct tracer *dt_state_tracer(void)
+struct dyntrace_tracer *dt_state_tracer(void)
 {
-    struct tracer *t;
+    struct dyntrace_tracer *t;
 
     spin_lock(&state_lock);
     t = cur_tracer;
@@ -125,6 +129,7 @@ int dt_state_tracer_name(struct dyntrace_text *t)
     return rc;
 }
 
+#ifdef DYNTRACE_WITH_SCOPE
 /* A set's names; for the filter, followed by the triggers, one per line. */
 static int set_text(enum dt_set which, struct dyntrace_text *t)
 {
@@ -154,6 +159,19 @@ static int set_text(enum dt_set which, struct dyntrace_text *t)
 
     return rc;
 }
+#else
+/* A set's names. */
+static int set_text(enum dt_set which, struct dyntrace_text *t)
+{
+    int rc;
+
+    spin_lock(&state_lock);
+    rc = copy_text(sets[which].text ?: "", t);
+    spin_unlock(&state_lock);
+
+    return rc;
+}
+#endif
 
 int dt_state_filter_text(struct dyntrace_text *t)
 {
@@ -205,6 +223,7 @@ static void commit_set(enum dt_set which, unsigned long *map, char **text)
 #endif
 }
 
+#ifdef DYNTRACE_WITH_SCOPE
 unsigned int dt_state_scope_copy(struct dt_scope *s)
 {
     unsigned int ver;
@@ -216,6 +235,7 @@ unsigned int dt_state_scope_copy(struct dt_scope *s)
 
     return ver;
 }
+#endif
 
 const bool *dt_state_on(void)
 {
@@ -240,6 +260,7 @@ unsigned int dt_state_gen(void)
     return gen;
 }
 
+#ifdef DYNTRACE_WITH_SCOPE
 /*
  * Recording on or off: dt_recording, which the callbacks test before they
  * reserve a slot and again once they hold it, then the tracer's set_on(),
@@ -249,9 +270,20 @@ unsigned int dt_state_gen(void)
  * callback records any more.  Triggers change dt_recording too, without a
  * drain.  A failed drain (CPU hotplug) restores the previous value.
  */
+#else
+/*
+ * Recording on or off: dt_recording, which the callbacks test before they
+ * reserve a slot and again once they hold it, then the tracer's set_on(),
+ * which drains the writers still at work.  The full barrier between them
+ * pairs with the callback's reservation (a cmpxchg): a callback that takes
+ * a buffer after the drain sees the new value.  So once this returns no
+ * callback records any more.  A failed drain (CPU hotplug) restores the
+ * previous value.
+ */
+#endif
 int dt_state_set_on(bool on)
 {
-    struct tracer *t = dt_state_tracer();
+    struct dyntrace_tracer *t = dt_state_tracer();
     bool was = ACCESS_ONCE(dt_recording);
     int rc;
 
@@ -273,7 +305,7 @@ int dt_state_set_on(bool on)
 
 int dt_state_clear(void)
 {
-    struct tracer *t = dt_state_tracer();
+    struct dyntrace_tracer *t = dt_state_tracer();
     int rc = t->clear ? t->clear() : 0;
 
     if ( !rc )
@@ -404,11 +436,22 @@ static int cf_check apply_quiesced(void *unused)
 #ifdef DYNTRACE_WITH_PROFILER
         dt_profiler_set_active(any && req.profile);
 #endif
+#ifdef DYNTRACE_WITH_SCOPE
         if ( req.scope )
             dt_scope_install(req.scope);
+#endif
         if ( req.switching )
             dt_rings_reset_quiesced();
     }
+
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
+    /* The trampolines call the fast entry of what is now active, if any. */
+#ifdef DYNTRACE_WITH_RETURN
+    arch_dyntrace_set_fast(dt_tracer_fast_entry(), dt_tracer_fast_return());
+#else
+    arch_dyntrace_set_fast(dt_tracer_fast_entry());
+#endif
+#endif
 
     arch_livepatch_revive();
 
@@ -421,10 +464,12 @@ static void free_request(void)
     xfree(req.want);
     xfree(req.orig);
     xfree(req.text);
-    xfree(req.scope);
     req.map = req.want = req.orig = NULL;
     req.text = NULL;
+#ifdef DYNTRACE_WITH_SCOPE
+    xfree(req.scope);
     req.scope = NULL;
+#endif
 }
 
 /*
@@ -438,13 +483,14 @@ static void free_request(void)
 static long cf_check patch_continuation(void *unused)
 {
     unsigned int nr = dt_sites_nr();
-#ifdef DYNTRACE_WITH_PROFILER
     bool change = !bitmap_equal(req.want, dt_sites_traced(), nr) ||
-                  req.switching || req.scope || req.profile != profiling;
-#else
-    bool change = !bitmap_equal(req.want, dt_sites_traced(), nr) ||
-                  req.switching || req.scope;
+#ifdef DYNTRACE_WITH_SCOPE
+                  req.scope ||
 #endif
+#ifdef DYNTRACE_WITH_PROFILER
+                  req.profile != profiling ||
+#endif
+                  req.switching;
     int rc = 0;
 
     /* CPU 0's idle vCPU, IRQs on: what livepatch_run_quiesced() needs. */
@@ -493,8 +539,10 @@ static long cf_check patch_continuation(void *unused)
         cur_tracer = req.tracer;
         if ( req.map )
             commit_set(req.which, req.map, &req.text);
+#ifdef DYNTRACE_WITH_SCOPE
         if ( req.scope )
             scope_ver++;
+#endif
 #ifdef DYNTRACE_WITH_PROFILER
         profiling = req.profile;
 #endif
@@ -519,11 +567,13 @@ int dt_request(struct dt_change *c)
     unsigned long *want = xzalloc_array(unsigned long, BITS_TO_LONGS(nr));
     unsigned long *orig = xzalloc_array(unsigned long, BITS_TO_LONGS(nr));
     const unsigned long *filter, *excluded;
+#ifdef DYNTRACE_WITH_SCOPE
     const struct dt_scope *scope;
+#endif
 #ifdef DYNTRACE_WITH_PROFILER
     const struct dt_profiler *prof = dt_profiler();
 #endif
-    struct tracer *t;
+    struct dyntrace_tracer *t;
 #ifdef DYNTRACE_WITH_PROFILER
     bool profile;
 #endif
@@ -553,15 +603,23 @@ int dt_request(struct dt_change *c)
     rc = -EBUSY;
     if ( op_pending )
         goto unlock;
+#ifdef DYNTRACE_WITH_SCOPE
     /* An in-place edit of a set, or a scope, that changed since read. */
     if ( c->map && c->base != DT_SET_REPLACE && c->base != sets[c->which].ver )
         goto unlock;
     if ( c->scope && c->scope_base != scope_ver )
         goto unlock;
+#else
+    /* An in-place edit of a set that changed since read. */
+    if ( c->map && c->base != DT_SET_REPLACE && c->base != sets[c->which].ver )
+        goto unlock;
+#endif
     filter = c->map && c->which == DT_FILTER ? c->map : sets[DT_FILTER].map;
     excluded = c->map && c->which == DT_NOTRACE ? c->map
                                                 : sets[DT_NOTRACE].map;
+#ifdef DYNTRACE_WITH_SCOPE
     scope = c->scope ?: &dt_scope;
+#endif
 #ifdef DYNTRACE_WITH_PROFILER
     profile = c->profile == DT_PROFILE_KEEP ? profiling
                                             : c->profile == DT_PROFILE_ON;
@@ -570,16 +628,24 @@ int dt_request(struct dt_change *c)
      * for a tracer that uses the filter or for the profiler.
      */
     if ( t->uses_filter || profile )
-#else
+#elif defined(DYNTRACE_WITH_SCOPE)
     /*
      * The functions traced: the filter minus notrace, and the triggers',
      * for a tracer that uses the filter.
      */
     if ( t->uses_filter )
+#else
+    /*
+     * The functions traced: the filter minus notrace, for a tracer that
+     * uses the filter.
+     */
+    if ( t->uses_filter )
 #endif
     {
         bitmap_andnot(want, filter, excluded, nr);
+#ifdef DYNTRACE_WITH_SCOPE
         dt_scope_trigger_sites(scope, want);
+#endif
     }
     /* Tracing all functions does not exist yet: a filter is required. */
     rc = -ENODATA;
@@ -590,30 +656,43 @@ int dt_request(struct dt_change *c)
     if ( !t->func && !profile )
         bitmap_zero(want, nr);
 #else
+#ifdef DYNTRACE_WITH_SCOPE
     if ( !c->map && !c->scope && t->uses_filter && bitmap_empty(want, nr) )
         goto unlock;
+#else
+    if ( !c->map && t->uses_filter && bitmap_empty(want, nr) )
+        goto unlock;
+#endif
     if ( !t->func )
         bitmap_zero(want, nr);
 #endif
+#ifdef DYNTRACE_WITH_SCOPE
     /*
      * Nothing to patch (e.g. the filter under nop), and no callback that
      * could read the scope: commit now.
      */
+#else
+    /* Nothing to patch (e.g. the filter under nop): commit now. */
+#endif
 #ifdef DYNTRACE_WITH_PROFILER
     if ( t == cur_tracer && bitmap_equal(want, dt_sites_traced(), nr) &&
          (!c->scope || bitmap_empty(want, nr)) && profile == profiling )
-#else
+#elif defined(DYNTRACE_WITH_SCOPE)
     if ( t == cur_tracer && bitmap_equal(want, dt_sites_traced(), nr) &&
          (!c->scope || bitmap_empty(want, nr)) )
+#else
+    if ( t == cur_tracer && bitmap_equal(want, dt_sites_traced(), nr) )
 #endif
     {
         if ( c->map )
             commit_set(c->which, c->map, &c->text);
+#ifdef DYNTRACE_WITH_SCOPE
         if ( c->scope )
         {
             dt_scope_install(c->scope);
             scope_ver++;
         }
+#endif
         rc = 0;
         goto unlock;
     }
@@ -623,7 +702,9 @@ int dt_request(struct dt_change *c)
     req.which = c->which;
     req.map = c->map;
     req.text = c->text;
+#ifdef DYNTRACE_WITH_SCOPE
     req.scope = c->scope;
+#endif
 #ifdef DYNTRACE_WITH_PROFILER
     req.profile = profile;
     req.restart = profile && !profiling;
@@ -656,7 +737,9 @@ int dt_request(struct dt_change *c)
     xfree(orig);
     xfree(c->map);
     xfree(c->text);
+#ifdef DYNTRACE_WITH_SCOPE
     xfree(c->scope);
+#endif
 
     return rc;
 }

@@ -8,7 +8,9 @@
 
 #include <xen/dyntrace.h>
 
+#ifdef DYNTRACE_WITH_SCOPE
 #include "scope.h"
+#endif
 
 /* Once the tracers are registered: -ENODEV if the tracer is absent. */
 int dt_state_init(void);
@@ -17,7 +19,7 @@ int dt_state_init(void);
 bool dt_site_usable(unsigned int i);
 
 /* The committed tracer (it may change as soon as this returns). */
-struct tracer *dt_state_tracer(void);
+struct dyntrace_tracer *dt_state_tracer(void);
 /* Owned copies of the committed tracer's name / filter text. */
 int dt_state_tracer_name(struct dyntrace_text *t);
 int dt_state_filter_text(struct dyntrace_text *t);
@@ -71,12 +73,20 @@ int dt_state_clear(void);
 /* Resize every CPU's buffer (dt_rings_resize()), then bump the generation */
 int dt_state_resize(unsigned int kb);
 
+#ifdef DYNTRACE_WITH_SCOPE
 /*
  * A change of the committed state, asked for by a HypFS write (ownership of
  * map, text and scope passes to dt_request()).
  */
+#else
+/*
+ * A change of the committed state, asked for by a HypFS write (ownership of
+ * map and text passes to dt_request()).
+ */
+#endif
 struct dt_change {
-    struct tracer *tracer;      /* the tracer after it; NULL: the committed */
+    /* The tracer after it; NULL: the committed one. */
+    struct dyntrace_tracer *tracer;
     enum dt_set which;          /* the set that becomes map, if map */
     unsigned long *map;
     char *text;                 /* map's names, as read back */
@@ -85,8 +95,10 @@ struct dt_change {
      * edited from the committed set (-EBUSY if that set changed since).
      */
     unsigned int base;
+#ifdef DYNTRACE_WITH_SCOPE
     struct dt_scope *scope;     /* the scope after it, or NULL */
     unsigned int scope_base;    /* dt_state_scope_copy()'s version */
+#endif
 #ifdef DYNTRACE_WITH_PROFILER
     enum {
         DT_PROFILE_KEEP,        /* function_profile_enabled unchanged */
@@ -96,6 +108,7 @@ struct dt_change {
 #endif
 };
 
+#ifdef DYNTRACE_WITH_PROFILER
 /*
  * Ask for a patch operation making the change.  The functions traced are
  * the filter minus notrace, plus the triggers' functions, when the tracer
@@ -103,9 +116,28 @@ struct dt_change {
  * HypFS write lock; the operation itself runs in a continuation on CPU 0
  * after the lock is dropped (or at once if no entry is or becomes patched).
  */
+#elif defined(DYNTRACE_WITH_SCOPE)
+/*
+ * Ask for a patch operation making the change.  The functions traced are
+ * the filter minus notrace, plus the triggers' functions, when the tracer
+ * uses the filter.  Called under the HypFS write lock; the operation itself
+ * runs in a continuation on CPU 0 after the lock is dropped (or at once if
+ * no entry is or becomes patched).
+ */
+#else
+/*
+ * Ask for a patch operation making the change.  The functions traced are
+ * the filter minus notrace, when the tracer uses the filter.  Called under
+ * the HypFS write lock; the operation itself runs in a continuation on
+ * CPU 0 after the lock is dropped (or at once if no entry is or becomes
+ * patched).
+ */
+#endif
 int dt_request(struct dt_change *c);
+#ifdef DYNTRACE_WITH_SCOPE
 
 /* Copy the committed scope into s; returns its version (dt_request()). */
 unsigned int dt_state_scope_copy(struct dt_scope *s);
+#endif
 
 #endif /* DYNTRACE_PATCH_H */

@@ -455,13 +455,14 @@ profile_fast_call(unsigned long *frame)
 
 /*
  * The trampoline's call while the profiler alone runs (the tracer has no
- * callback: DYNTRACE_FAST_PROFILE), saving only the registers it uses.  The
+ * callback; the rendezvous rewrites the call), saving only the registers
+ * it uses.  The
  * usual call, on a CPU up for tracing, outside NMI/MCE context, of a pair
  * already in the slot its hash gives, left untimed by the sampling (P8):
  * counted here, as profile_enter() would.  Anything else:
  * profile_fast_call().
  */
-void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_profile_entry(void)
+static void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_profile_entry(void)
 {
     unsigned long *frame = (unsigned long *)arch_dyntrace_fast_frame();
     unsigned int cpu = smp_processor_id();
@@ -504,10 +505,10 @@ static always_inline void profile_returned(struct dt_ret_stack *st,
 }
 
 /*
- * The return trampoline's call while the profiler alone runs
- * (DYNTRACE_FAST_PROFILE), instead of dyntrace_return().
+ * The return trampoline's call while the profiler alone runs, instead of
+ * dyntrace_return().
  */
-unsigned long dyntrace_fast_profile_return(unsigned long frame)
+static unsigned long dyntrace_fast_profile_return(unsigned long frame)
 {
     return dt_ret_fast_return(frame, DT_RET_PROFILE, profile_returned);
 }
@@ -1033,7 +1034,8 @@ static int cf_check profile_print_domains(struct dyntrace_text *t)
 static const struct dt_profiler profiler = {
     .func = profile_call,
 #ifdef ARCH_DYNTRACE_FAST_ENTRY
-    .fast_kind = DYNTRACE_FAST_PROFILE,
+    .fast_entry = dyntrace_fast_profile_entry,
+    .fast_return = dyntrace_fast_profile_return,
 #endif
     .prepare = profile_prepare,
     .restart = profile_restart,

@@ -69,6 +69,9 @@ size_param("dyntrace_buf_size", opt_buf_size);
 /* The writer's view (ring.h): each CPU's buffer, NULL until allocated. */
 struct dt_ring *dt_rings[NR_CPUS];
 static cpumask_t ring_cpus;
+/* The CPUs counted in dt_rings_unready (changed by CPU hotplug only). */
+static cpumask_t unready_cpus;
+unsigned int dt_rings_unready;
 static bool rings_on;
 static unsigned int rec_size;
 /* Records per buffer (a power of two), and the sizes HypFS shows. */
@@ -755,6 +758,18 @@ int dt_rings_resize(unsigned int kb)
     return rc;
 }
 
+/*
+ * Count cpu in dt_rings_unready or not.  CPU hotplug makes one transition
+ * at a time: the count's writers never race.
+ */
+static void set_unready(unsigned int cpu, bool unready)
+{
+    if ( unready ? cpumask_test_and_set_cpu(cpu, &unready_cpus)
+                 : !cpumask_test_and_clear_cpu(cpu, &unready_cpus) )
+        return;
+    write_atomic(&dt_rings_unready, dt_rings_unready + (unready ? 1 : -1));
+}
+
 static int cf_check cpu_callback(struct notifier_block *nfb,
                                  unsigned long action, void *hcpu)
 {
@@ -764,6 +779,13 @@ static int cf_check cpu_callback(struct notifier_block *nfb,
     switch ( action )
     {
     case CPU_UP_PREPARE:
+        /*
+         * Before the CPU runs anything: counted until CPU_STARTING.  The
+         * full barrier orders the count before the CPU's start (its first
+         * traced calls see it).
+         */
+        set_unready(cpu, true);
+        smp_mb();
         /* Hotplug holds the CPU maps for writing: no holder is running. */
         if ( !r )
         {
@@ -788,17 +810,26 @@ static int cf_check cpu_callback(struct notifier_block *nfb,
         break;
 
     case CPU_STARTING:
+        /* On the CPU, its current set: ready, then no longer counted. */
         if ( r )
             write_atomic(&r->ready, true);
+        set_unready(cpu, false);
         break;
 
     case CPU_DYING:
+        /* On the CPU: counted, then not ready (its own calls see both). */
+        set_unready(cpu, true);
         if ( r )
             write_atomic(&r->ready, false);
         break;
 
+    case CPU_UP_CANCELED:
+    case CPU_DEAD:
+        /* The CPU runs nothing any more.  The buffer and records stay. */
+        set_unready(cpu, false);
+        break;
+
     default:
-        /* CPU_DEAD: the buffer and its records stay until cleared. */
         break;
     }
 

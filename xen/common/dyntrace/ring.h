@@ -136,6 +136,25 @@ static inline bool dt_ring_cpu_ready(unsigned int cpu)
     return r && ACCESS_ONCE(r->ready);
 }
 
+/*
+ * The CPUs that may run traced code while not up for tracing: from
+ * CPU_UP_PREPARE to CPU_STARTING, and from CPU_DYING to CPU_DEAD.  While
+ * there are none, every CPU running a callback has its current set.
+ */
+extern unsigned int dt_rings_unready;
+
+/*
+ * May a callback read current (the running vCPU) on this CPU?  One load
+ * and a branch unless a CPU is coming up or going down; then the CPU's own
+ * state decides.  A CPU without a buffer is allowed: past CPU_STARTING its
+ * current is set, and it records nothing.
+ */
+static always_inline bool dt_ring_current_set(void)
+{
+    return likely(!ACCESS_ONCE(dt_rings_unready)) ||
+           dt_ring_cpu_ready(smp_processor_id());
+}
+
 /* The writer's next slot (size: the record size, as below). */
 static always_inline void *dt_ring_slot(const struct dt_ring *r,
                                         unsigned int size)

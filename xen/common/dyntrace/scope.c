@@ -10,12 +10,12 @@
  *   format of Linux's tracing_cpumask: 32-bit groups separated by commas).
  * - Triggers ("name:traceoff[:count]", "name:traceon[:count]"): when name
  *   runs, turn recording (tracing_on) off or on, up to count times.
- * - Recording on or off (tracing_on): dt_recording.
  *
  * The dispatcher reads the live scope (dt_scope) without a lock: a write
  * builds a new value and the patch operation installs it while no callback
- * can be running (see scope.h).  Only dt_recording and the triggers' counts
- * change under running callbacks, each with single atomic accesses.
+ * can be running (see scope.h).  Only the triggers' counts and the recording
+ * switch (dt_recording) change under running callbacks, each with single
+ * atomic accesses.
  */
 
 #include <xen/bitmap.h>
@@ -31,6 +31,7 @@
 
 #include "scope.h"
 #include "sites.h"
+#include "tracer.h"
 
 /* Bits of dt_scope.active. */
 #define ACTIVE_DOMAINS  (1u << 0)
@@ -44,7 +45,6 @@ struct dt_scope dt_scope = {
     .all_cpus = true,
     .cpus = { [0 ... BITS_TO_LONGS(NR_CPUS) - 1] = ~0UL },
 };
-bool dt_recording;
 
 static const char *const trigger_cmds[] = {
     [DT_TRIGGER_TRACEOFF] = "traceoff",
@@ -97,7 +97,7 @@ bool ARCH_DYNTRACE_SCOPE_IN_ENTRY dyntrace_scope_entry(void)
 
     /* As dt_scope_allows(): no current on a CPU not up for tracing. */
     if ( likely(dt_scope.domains_only) )
-        return likely(dt_ring_cpu_ready(smp_processor_id())) &&
+        return likely(dt_ring_current_set()) &&
                test_bit(current->domain->domain_id, dt_scope.domains);
 
     return scope_entry_slow();

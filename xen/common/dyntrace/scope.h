@@ -71,12 +71,6 @@ struct dt_scope {
 
 extern struct dt_scope dt_scope;
 
-/*
- * Recording on or off (tracing_on): the tracers' callbacks write records
- * only while it is set (dt_state_set_on(), triggers).
- */
-extern bool dt_recording;
-
 /* The running vCPU as a rule key. */
 static always_inline uint32_t dt_scope_key(const struct vcpu *v)
 {
@@ -112,9 +106,9 @@ static always_inline bool dt_scope_allows(void)
         return true;
     /*
      * The rules read current, which a CPU not up for tracing may not have
-     * (R8: an AP's first C calls, play_dead()); it records nothing anyway.
+     * (an AP's first C calls, play_dead()); it records nothing anyway.
      */
-    if ( unlikely(!dt_ring_cpu_ready(smp_processor_id())) )
+    if ( unlikely(!dt_ring_current_set()) )
         return false;
     if ( s->by_domain )
         return test_bit(current->domain->domain_id, s->domains);

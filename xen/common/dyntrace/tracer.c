@@ -11,7 +11,9 @@
 #include <asm/atomic.h>
 #include <asm/system.h>
 
+#ifdef DYNTRACE_WITH_SCOPE
 #include "scope.h"
+#endif
 #include "tracer.h"
 
 /* Tracers that can be registered. */
@@ -19,7 +21,7 @@
 /* Room for each one's name in available_tracers. */
 #define TRACER_NAME_ROOM 16
 
-static struct tracer *tracers[MAX_TRACERS];
+static struct dyntrace_tracer *tracers[MAX_TRACERS];
 static unsigned int nr_tracers;
 static char tracers_text[MAX_TRACERS * TRACER_NAME_ROOM];
 
@@ -29,6 +31,8 @@ uint32_t dt_graph_max_depth;
 uint32_t dt_tracing_thresh;
 #endif
 
+bool dt_recording;
+
 /* The tracer's callback the dispatcher runs: changed in the rendezvous. */
 dyntrace_func_t *dt_active_func;
 #ifdef DYNTRACE_WITH_PROFILER
@@ -36,32 +40,59 @@ dyntrace_func_t *dt_active_func;
 dyntrace_func_t *dt_active_prof;
 static const struct dt_profiler *profiler;
 #endif
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
 /*
- * Which fast entry the trampoline calls (ARCH_DYNTRACE_FAST_ENTRY): 0 (the
- * dispatcher) unless one callback alone is active, and it has one (the
- * fast_kind of its struct tracer, or of struct dt_profiler).
+ * What the trampolines call (ARCH_DYNTRACE_FAST_ENTRY): NULL (the
+ * dispatcher) unless one callback alone is active, and it has a fast entry
+ * (its struct dyntrace_tracer's, or struct dt_profiler's).  patch.c
+ * rewrites the trampolines' calls to them in the rendezvous.
  */
-uint8_t dt_fast_active;
+static const void *fast_entry;
+#ifdef DYNTRACE_WITH_RETURN
+static const void *fast_return;
+#endif
 
 static void update_fast(void)
 {
+    const struct dyntrace_tracer *owner = NULL;
     unsigned int i;
-    uint8_t kind = 0;
 
 #ifdef DYNTRACE_WITH_PROFILER
     if ( dt_active_prof )
-        kind = dt_active_func ? 0 : profiler->fast_kind;
-    else if ( dt_active_func )
-#else
-    if ( dt_active_func )
+    {
+        fast_entry = dt_active_func ? NULL : profiler->fast_entry;
+        fast_return = dt_active_func ? NULL : profiler->fast_return;
+        return;
+    }
 #endif
+    if ( dt_active_func )
         for ( i = 0; i < nr_tracers; i++ )
             if ( tracers[i]->func == dt_active_func )
-                kind = tracers[i]->fast_kind;
-    write_atomic(&dt_fast_active, kind);
+                owner = tracers[i];
+    fast_entry = owner ? owner->fast_entry : NULL;
+#ifdef DYNTRACE_WITH_RETURN
+    fast_return = owner ? owner->fast_return : NULL;
+#endif
 }
 
-void __init dyntrace_register_tracer(struct tracer *t)
+const void *dt_tracer_fast_entry(void)
+{
+    return fast_entry;
+}
+#ifdef DYNTRACE_WITH_RETURN
+
+const void *dt_tracer_fast_return(void)
+{
+    return fast_return;
+}
+#endif
+#else
+static void update_fast(void)
+{
+}
+#endif
+
+void __init dyntrace_register_tracer(struct dyntrace_tracer *t)
 {
     unsigned int len = strlen(tracers_text);
 
@@ -76,7 +107,7 @@ void __init dyntrace_register_tracer(struct tracer *t)
              len ? " " : "", t->name);
 }
 
-struct tracer *dt_tracer_find(const char *name)
+struct dyntrace_tracer *dt_tracer_find(const char *name)
 {
     unsigned int i;
 
@@ -87,7 +118,7 @@ struct tracer *dt_tracer_find(const char *name)
     return NULL;
 }
 
-struct tracer *dt_tracer_default(void)
+struct dyntrace_tracer *dt_tracer_default(void)
 {
     return nr_tracers ? tracers[0] : NULL;
 }
@@ -121,12 +152,19 @@ void dt_profiler_set_active(bool on)
 }
 #endif
 
+#ifdef DYNTRACE_WITH_SCOPE
 /*
  * Called by the trampoline from every traced function: read the active
  * callback once; if the scope lets the call through (before any other
  * work: a call filtered out is cheap), run the tracer's callback, then the
  * function's triggers, with IRQs off.
  */
+#else
+/*
+ * Called by the trampoline from every traced function: read the active
+ * callback once and run it, with IRQs off.
+ */
+#endif
 #ifdef DYNTRACE_WITH_PROFILER
 /*
  * The profiler's callback runs after the tracer's (it may claim the return
@@ -137,9 +175,12 @@ void dt_profiler_set_active(bool on)
 static always_inline void dispatch(unsigned long ip, unsigned long parent_ip,
                                    unsigned long *ret, bool scoped,
                                    bool profiled)
-#else
+#elif defined(DYNTRACE_WITH_SCOPE)
 static always_inline void dispatch(unsigned long ip, unsigned long parent_ip,
                                    unsigned long *ret, bool scoped)
+#else
+static always_inline void dispatch(unsigned long ip, unsigned long parent_ip,
+                                   unsigned long *ret)
 #endif
 {
     dyntrace_func_t *fn = ACCESS_ONCE(dt_active_func);
@@ -155,6 +196,7 @@ static always_inline void dispatch(unsigned long ip, unsigned long parent_ip,
     if ( !fn )
 #endif
         return;
+#ifdef DYNTRACE_WITH_SCOPE
 #ifndef ARCH_DYNTRACE_SCOPE_IN_ENTRY
     if ( unlikely(ACCESS_ONCE(dt_scope.active)) )
     {
@@ -163,18 +205,23 @@ static always_inline void dispatch(unsigned long ip, unsigned long parent_ip,
         scoped = true;
     }
 #endif
+#endif
 
     irqs_off = !local_irq_is_enabled();
     local_irq_save(flags);
+#ifdef DYNTRACE_WITH_PROFILER
     if ( fn )
         fn(ip, parent_ip, ret, irqs_off);
-#ifdef DYNTRACE_WITH_PROFILER
     if ( prof )
         prof(ip, parent_ip, ret, irqs_off);
+#else
+    fn(ip, parent_ip, ret, irqs_off);
 #endif
+#ifdef DYNTRACE_WITH_SCOPE
     /* Triggers make the scope active: only a scoped call can have one. */
     if ( scoped && ACCESS_ONCE(dt_scope.nr_triggers) )
         dt_scope_fire_triggers(ip);
+#endif
     local_irq_restore(flags);
 }
 
@@ -195,11 +242,14 @@ void dyntrace_dispatch(unsigned long ip, unsigned long parent_ip,
         dispatch_profiled(ip, parent_ip, ret, false);
     else
         dispatch(ip, parent_ip, ret, false, false);
-#else
+#elif defined(DYNTRACE_WITH_SCOPE)
     dispatch(ip, parent_ip, ret, false);
+#else
+    dispatch(ip, parent_ip, ret);
 #endif
 }
 
+#ifdef DYNTRACE_WITH_SCOPE
 #ifdef ARCH_DYNTRACE_SCOPE_IN_ENTRY
 void dyntrace_dispatch_scoped(unsigned long ip, unsigned long parent_ip,
                               unsigned long *ret)
@@ -213,6 +263,7 @@ void dyntrace_dispatch_scoped(unsigned long ip, unsigned long parent_ip,
     dispatch(ip, parent_ip, ret, true);
 #endif
 }
+#endif
 #endif
 
 int dyntrace_text_alloc(struct dyntrace_text *t, unsigned long max)

@@ -16,10 +16,16 @@ extern uint32_t dt_graph_max_depth;
 extern uint32_t dt_tracing_thresh;
 #endif
 
+/*
+ * Recording on or off (tracing_on): the tracers' callbacks write records
+ * only while it is set (dt_state_set_on()).
+ */
+extern bool dt_recording;
+
 /* The registered tracer of that name, or NULL. */
-struct tracer *dt_tracer_find(const char *name);
+struct dyntrace_tracer *dt_tracer_find(const char *name);
 /* The first tracer registered (the one at boot), or NULL. */
-struct tracer *dt_tracer_default(void);
+struct dyntrace_tracer *dt_tracer_default(void);
 /* The registered tracers' names, space-separated (static storage). */
 const char *dt_tracers_text(void);
 
@@ -39,6 +45,18 @@ static inline bool dt_tracer_is_active(void)
 {
     return ACCESS_ONCE(dt_active_func);
 }
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
+/*
+ * What the trampoline is to call: the fast entry of the one active
+ * callback, or NULL (the dispatcher's path).
+ */
+const void *dt_tracer_fast_entry(void);
+#ifdef DYNTRACE_WITH_RETURN
+/* What the return trampoline is to call, or NULL (dyntrace_return()). */
+const void *dt_tracer_fast_return(void);
+#endif
+#endif
+
 #ifdef DYNTRACE_WITH_PROFILER
 /*
  * The function profiler (profile.c, function_profile_enabled): the
@@ -48,11 +66,14 @@ static inline bool dt_tracer_is_active(void)
 struct dt_profiler {
     /* The callback, active while profiling. */
     dyntrace_func_t *func;
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
     /*
-     * dt_fast_active's value while it alone runs (the tracer has no
-     * callback), if it has fast entries (ARCH_DYNTRACE_FAST_ENTRY); or 0.
+     * While it alone runs (the tracer has no callback): its fast entry and
+     * return (as struct dyntrace_tracer's), or NULL.
      */
-    unsigned int fast_kind;
+    const void *fast_entry;
+    const void *fast_return;
+#endif
     /* Before the callback becomes active: allocate (may sleep). */
     int (*prepare)(void);
     /* Profiling starts: forget what was counted.  In the rendezvous. */

@@ -50,7 +50,7 @@ struct dyntrace_read {
 typedef void dyntrace_func_t(unsigned long ip, unsigned long parent_ip,
                              unsigned long *ret, bool irqs_off);
 
-struct tracer {
+struct dyntrace_tracer {
     const char *name;
     /* Does the tracer attach a callback to the functions of the filter? */
     bool uses_filter;
@@ -62,11 +62,20 @@ struct tracer {
     int (*print)(struct dyntrace_text *text, struct dyntrace_read *rd);
     /* The callback attached to the traced functions, or NULL. */
     dyntrace_func_t *func;
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
     /*
-     * dt_fast_active's value while func alone runs, if it has a fast
-     * entry of its own (ARCH_DYNTRACE_FAST_ENTRY); or 0.
+     * While func alone runs, what the trampoline calls instead of saving
+     * registers and calling the dispatcher, or NULL: an entry of the
+     * tracer's own that keeps every register itself
+     * (ARCH_DYNTRACE_FAST_ENTRY) and finds the call's addresses in its
+     * caller's frame (arch_dyntrace_fast_frame()).
      */
-    unsigned int fast_kind;
+    const void *fast_entry;
+#ifdef DYNTRACE_WITH_RETURN
+    /* Likewise the return trampoline, instead of dyntrace_return(). */
+    const void *fast_return;
+#endif
+#endif
     /*
      * Can the tracer run here (e.g. it needs return hooking)?  0, or an
      * error, with a reason for error_log.  NULL: always.
@@ -74,7 +83,7 @@ struct tracer {
     int (*usable)(const char **why);
 };
 
-void dyntrace_register_tracer(struct tracer *t);
+void dyntrace_register_tracer(struct dyntrace_tracer *t);
 
 /* Common helpers for tracers' print(). */
 int dyntrace_text_alloc(struct dyntrace_text *t, unsigned long max);
@@ -87,6 +96,7 @@ const char *dyntrace_symbol(unsigned long addr, char *namebuf);
 /* Called from the architecture's trampoline. */
 void dyntrace_dispatch(unsigned long ip, unsigned long parent_ip,
                        unsigned long *ret);
+#ifdef DYNTRACE_WITH_SCOPE
 #ifdef ARCH_DYNTRACE_SCOPE_IN_ENTRY
 /*
  * The trampoline's test of the scope, when one is set (dt_scope.active),
@@ -98,35 +108,21 @@ bool ARCH_DYNTRACE_SCOPE_IN_ENTRY dyntrace_scope_entry(void);
 void dyntrace_dispatch_scoped(unsigned long ip, unsigned long parent_ip,
                               unsigned long *ret);
 #endif
-#ifdef ARCH_DYNTRACE_FAST_ENTRY
-/*
- * What the trampoline calls instead of saving registers and calling
- * dyntrace_dispatch(), when no scope is set and one tracer with a fast
- * entry runs alone: dt_fast_active says which (asm/dyntrace.h).
- * DYNTRACE_FAST_FUNCTION: dyntrace_fast_entry(), the function tracer's.
- * A fast entry keeps every register itself and finds the call's addresses
- * in its caller's frame (arch_dyntrace_fast_frame()).
- */
-extern uint8_t dt_fast_active;
-void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_entry(void);
-#ifdef DYNTRACE_WITH_GRAPH
-/*
- * DYNTRACE_FAST_GRAPH: dyntrace_fast_graph_entry(), function_graph's,
- * while set_graph_function is empty; its return trampoline calls
- * dyntrace_fast_graph_return() instead of dyntrace_return().
- */
-void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_graph_entry(void);
-unsigned long dyntrace_fast_graph_return(unsigned long frame);
 #endif
-#ifdef DYNTRACE_WITH_PROFILER
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
+#ifdef DYNTRACE_WITH_RETURN
 /*
- * DYNTRACE_FAST_PROFILE: dyntrace_fast_profile_entry(), the profiler's,
- * alone (the tracer has no callback), and dyntrace_fast_profile_return().
+ * Make the trampoline call entry, the fast entry of the tracer whose
+ * callback alone runs (NULL: the dispatcher's path), and the return
+ * trampoline ret (NULL: dyntrace_return()).  In the rendezvous.
  */
-void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_profile_entry(void);
-/* The profiler's table wipe, which its fast entry calls through a thunk. */
-void dyntrace_fast_profile_wipe(void *table, uint32_t gen);
-unsigned long dyntrace_fast_profile_return(unsigned long frame);
+void arch_dyntrace_set_fast(const void *entry, const void *ret);
+#else
+/*
+ * Make the trampoline call entry, the fast entry of the tracer whose
+ * callback alone runs (NULL: the dispatcher's path).  In the rendezvous.
+ */
+void arch_dyntrace_set_fast(const void *entry);
 #endif
 #endif
 

@@ -105,6 +105,12 @@ extern bool stub_text_writable;         /* arch_livepatch_quiesce()d */
 /* arch_dyntrace_patch() calls; bit n of the mask fails call n (-EEXIST). */
 extern unsigned int stub_patch_calls;
 extern unsigned int stub_patch_fail_mask;
+/*
+ * arch_dyntrace_set_fast(): the fast entry and return the trampolines call
+ * after the last call (NULL: the dispatcher's, dyntrace_return()).
+ */
+extern const void *stub_fast_entry, *stub_fast_return;
+extern unsigned int stub_set_fast_calls;
 
 /*
  * ---- Preemption points ----

@@ -25,6 +25,19 @@ static inline void cpumask_clear_cpu(unsigned int cpu, cpumask_t *dstp)
                        __ATOMIC_SEQ_CST);
 }
 
+static inline bool cpumask_test_and_set_cpu(unsigned int cpu, cpumask_t *dstp)
+{
+    return __atomic_fetch_or(&dstp->bits[BIT_WORD(cpu)], BIT_MASK(cpu),
+                             __ATOMIC_SEQ_CST) & BIT_MASK(cpu);
+}
+
+static inline bool cpumask_test_and_clear_cpu(unsigned int cpu,
+                                              cpumask_t *dstp)
+{
+    return __atomic_fetch_and(&dstp->bits[BIT_WORD(cpu)], ~BIT_MASK(cpu),
+                              __ATOMIC_SEQ_CST) & BIT_MASK(cpu);
+}
+
 static inline bool cpumask_test_cpu(unsigned int cpu, const cpumask_t *srcp)
 {
     return stub_test_bit(cpu, srcp->bits);

@@ -25,18 +25,6 @@
  */
 #define DYNTRACE_RET_TO_SITE    DYNTRACE_SITE_SIZE
 
-/*
- * dt_fast_active's values (xen/dyntrace.h): the fast entry the trampoline
- * calls, if any (0: the dispatcher).
- */
-#define DYNTRACE_FAST_FUNCTION  1       /* dyntrace_fast_entry() */
-#ifdef DYNTRACE_WITH_GRAPH
-#define DYNTRACE_FAST_GRAPH     2       /* dyntrace_fast_graph_entry() */
-#endif
-#ifdef DYNTRACE_WITH_PROFILER
-#define DYNTRACE_FAST_PROFILE   3       /* dyntrace_fast_profile_entry() */
-#endif
-
 #ifdef __ASSEMBLER__
 
 /*
@@ -118,6 +106,7 @@
 /* An untraced site: one 5-byte NOP (nopl 0x0(%rax,%rax,1)). */
 #define DYNTRACE_SITE_BYTES     { 0x0f, 0x1f, 0x44, 0x00, 0x00 }
 
+#ifdef DYNTRACE_WITH_SCOPE
 /*
  * The trampoline tests the scope itself, before it saves any register:
  * dyntrace_scope_entry() keeps every register but %rax (and the flags), so
@@ -125,6 +114,7 @@
  */
 #define ARCH_DYNTRACE_SCOPE_IN_ENTRY \
     __attribute__((__no_caller_saved_registers__))
+#endif
 
 /*
  * While a tracer with a fast entry runs alone, the trampoline calls its
@@ -172,12 +162,22 @@ static always_inline unsigned int arch_dyntrace_fast_drop_gone(
  * dyntrace_fast_profile_wipe(table, gen) (common/dyntrace/profile.c), from
  * the profiler's fast entry; its thunk is in arch/x86/dyntrace-entry.S.
  */
+void dyntrace_fast_profile_wipe(void *table, uint32_t gen);
 static always_inline void arch_dyntrace_fast_prof_wipe(void *table,
                                                        uint32_t gen)
 {
     asm volatile ( "call dyntrace_prof_wipe_thunk"
                    :: "D" (table), "S" (gen) : "memory" );
 }
+#endif
+
+#ifdef DYNTRACE_WITH_GRAPH
+/*
+ * function_graph's fast entry and return (arch/x86/dyntrace-graph.S): its
+ * usual call and return, by hand.
+ */
+void ARCH_DYNTRACE_FAST_ENTRY dyntrace_fast_graph_entry(void);
+unsigned long dyntrace_fast_graph_return(unsigned long frame);
 #endif
 
 /* Were IRQs off, by the flags local_irq_save() returned? */

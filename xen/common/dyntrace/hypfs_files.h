@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * dyntrace: /tracing's parts, shared by hypfs.c (the files and directories
+ * and their content), hypfs_write.c (the writes and error_log) and
+ * hypfs_snap.c (the snapshot of each HypFS operation, the retry cache and
+ * per_cpu/).
+ */
+#ifndef DYNTRACE_HYPFS_FILES_H
+#define DYNTRACE_HYPFS_FILES_H
+
+#include <xen/dyntrace.h>
+#include <xen/hypfs.h>
+
+typedef int dt_write_t(struct hypfs_entry_leaf *leaf,
+                       XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                       unsigned int ulen);
+
+struct dt_file {
+    const char *name;
+    unsigned int type;              /* XEN_HYPFS_TYPE_* */
+    unsigned int max_write;         /* 0: read-only */
+    /* Dynamic leaf: build the snapshot one operation reads. */
+    int (*build)(struct dyntrace_text *t);
+    /* Dynamic leaf of per_cpu/cpuN/: build that CPU's snapshot. */
+    int (*cpu_build)(struct dyntrace_text *t, unsigned int cpu);
+    /* Dynamic leaf: the tracer's output (consuming it, if pipe). */
+    bool trace, pipe, raw;
+    /* Fixed content (when build is NULL): set it at boot. */
+    int (*init)(struct hypfs_entry_leaf *leaf);
+    dt_write_t *write;
+    /* Keep an unread snapshot for the caller's retry (see snap_exit()). */
+    bool retry;
+    /* max_write grows to hold available_functions (names_len). */
+    bool fits_names;
+};
+
+/* hypfs.c: the row of leaf e (a leaf of /tracing). */
+const struct dt_file *dt_fs_file(const struct hypfs_entry *e);
+/* Is e a leaf of per_cpu/cpuN/? */
+bool dt_fs_cpu_leaf(const struct hypfs_entry *e);
+#ifdef DYNTRACE_WITH_PROFILER
+/* The CPU of trace_stat/function<N> leaf e, or -1 if e is not one. */
+int dt_fs_function_cpu(const struct hypfs_entry *e);
+#endif
+
+/*
+ * hypfs_write.c: each row's write handler, and every write's entry, which
+ * runs the row's handler and logs a failure in error_log.
+ */
+dt_write_t dt_fs_tracer_write, dt_fs_filter_write, dt_fs_notrace_write;
+dt_write_t dt_fs_tracing_on_write, dt_fs_bufsize_write, dt_fs_trace_write;
+dt_write_t dt_fs_errlog_write;
+#ifdef DYNTRACE_WITH_SCOPE
+dt_write_t dt_fs_domains_write, dt_fs_cpumask_write;
+#endif
+#ifdef DYNTRACE_WITH_GRAPH
+dt_write_t dt_fs_graph_write, dt_fs_depth_write, dt_fs_thresh_write;
+#endif
+#ifdef DYNTRACE_WITH_PROFILER
+dt_write_t dt_fs_profile_write;
+#endif
+dt_write_t dt_fs_logged_write;
+/* error_log's content. */
+int dt_fs_errlog_build(struct dyntrace_text *t);
+
+/*
+ * hypfs_snap.c: a dynamic leaf's funcs (one owned snapshot per operation),
+ * the directories' (a listing builds no snapshot), per_cpu/ and its cpuN
+ * template, and the retry cache's timer (at boot).
+ */
+void dt_fs_snap_funcs(struct hypfs_funcs *fn);
+extern const struct hypfs_funcs dt_fs_dir_funcs;
+extern struct hypfs_entry_dir dt_fs_per_cpu_dir, dt_fs_cpu_template;
+void dt_fs_snap_init(void);
+
+#endif /* DYNTRACE_HYPFS_FILES_H */
