@@ -2,6 +2,7 @@
 # but with dom0 (the caller) filtered out by set_domain_filter: what a call
 # costs when its domain is not traced.
 . /opt/dyntrace/tests/bench/lib-bench.inc
+needs_series 2 set_domain_filter
 reset_tracing
 funcs="do_xen_version xen_extra_version"
 xenhypfs write $T/set_function_filter "$funcs" || fail "filter"

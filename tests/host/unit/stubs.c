@@ -414,6 +414,31 @@ void stub_cpu_up(unsigned int cpu)
     stub_ctx_restore(ctx);
 }
 
+void (*stub_cpu_dead_fn)(unsigned int cpu);
+
+void stub_cpu_down(unsigned int cpu)
+{
+    struct stub_ctx ctx = stub_ctx_enter(0, stub_idle_vcpu(0), true);
+
+    ASSERT(cpu && cpu_online(cpu));
+    hotplug_running = true;
+    cpu_notify(cpu, CPU_DOWN_PREPARE);
+    /* On the CPU, IRQs off, in stop_machine. */
+    stub_ctx_enter(cpu, stub_idle_vcpu(cpu), false);
+    cpu_notify(cpu, CPU_DYING);
+    cpumask_clear_cpu(cpu, &cpu_online_map);
+    stub_ctx_enter(0, stub_idle_vcpu(0), true);
+    cpu_notify(cpu, CPU_DEAD);
+    hotplug_running = false;
+    /* Parked: woken by an NMI, it runs traced code, its stack freed. */
+    if ( stub_cpu_dead_fn )
+    {
+        stub_ctx_enter(cpu, NULL, false);
+        stub_cpu_dead_fn(cpu);
+    }
+    stub_ctx_restore(ctx);
+}
+
 /* ---- Clock and timers ---- */
 
 s_time_t stub_now_ns;

@@ -1390,6 +1390,39 @@ void t_scope_cpu_not_ready(void)
 }
 
 /*
+ * A CPU taken down, then woken while parked (its stack given up: no
+ * current), runs traced functions with domain rules set: nothing reads
+ * current there, nothing is recorded; other CPUs' calls are scoped as
+ * usual meanwhile, and the CPU's own once it is back.
+ */
+void t_scope_cpu_parked(void)
+{
+    unsigned int cpu = 1;
+    bool good = true;
+    struct trace_info ti;
+
+    boot(NCPUS, NF);
+    good &= start_tracing("gfunc_002 gfunc_004") &&
+            tool_write("set_domain_filter", "d2") == 0;
+    stub_cpu_dead_fn = early_traced_calls;
+    early_calls = 0;
+    stub_cpu_down(cpu);
+    stub_cpu_dead_fn = NULL;
+    good &= early_calls == 2 && !cpu_online(cpu);
+    good &= read_trace_info(&ti) && ti.entries == 0;
+    call_as(0, stub_guest_vcpu(2, 0), 4);
+    call_as(0, stub_guest_vcpu(3, 0), 4);
+    good &= read_trace_info(&ti) && ti.entries == 1;
+    stub_cpu_up(cpu);
+    call_as(cpu, stub_guest_vcpu(2, 1), 2);
+    good &= read_trace_info(&ti) && ti.entries == 2;
+    ok(good, "scope: a parked CPU woken with no current runs traced "
+       "functions while domain rules are set: nothing reads current, "
+       "nothing is recorded; the others' calls and its own once back are "
+       "scoped");
+}
+
+/*
  * The trampolines' calls follow the active callbacks, rewritten in the
  * rendezvous: the function tracer's fast entry alone (no fast return), the
  * dispatcher's once the profiler runs beside it, the profiler's entry and

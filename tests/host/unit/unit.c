@@ -414,6 +414,7 @@ static const struct test tests[] = {
     { "functional", "enabled-functions", t_enabled_functions },
     { "functional", "scope", t_scope },
     { "functional", "scope-cpu-not-ready", t_scope_cpu_not_ready },
+    { "functional", "scope-cpu-parked", t_scope_cpu_parked },
     { "functional", "fast-targets", t_fast_targets },
     { "functional", "return-wait-queue", t_return_wait_queue },
     { "functional", "return-backtrace", t_return_backtrace },

@@ -105,6 +105,7 @@ void t_error_log_sizes(void);
 void t_enabled_functions(void);
 void t_scope(void);
 void t_scope_cpu_not_ready(void);
+void t_scope_cpu_parked(void);
 void t_fast_targets(void);
 /* returns.c */
 void t_return_wait_queue(void);

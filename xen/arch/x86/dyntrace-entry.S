@@ -6,17 +6,13 @@
  *   (%rsp)  = site + DYNTRACE_RET_TO_SITE, the traced function's body
  *   8(%rsp) = the traced function's return address (its caller)
  * The argument registers and the other call-clobbered registers are live:
- * save them, call dyntrace_dispatch(ip, parent_ip, ret), restore them,
- * return to the function body.  Flags are not live at a function's entry.
- * ret is the address of the slot that holds the return address.
- */
-#ifdef DYNTRACE_WITH_RETURN
-/* A callback may divert the return to dyntrace_return_trampoline. */
-#endif
-
-/*
- * It calls dyntrace_slow_entry, which does that; but while one tracer with
- * a fast entry of its own runs alone, that call is rewritten, in the
+ * they must be as they were when it returns to the function body.  Flags
+ * are not live at a function's entry.
+ *
+ * It calls dyntrace_slow_entry, which saves those registers, calls
+ * dyntrace_dispatch(ip, parent_ip, ret) and restores them (ret: the address
+ * of the slot that holds the return address).  While one tracer with a
+ * fast entry of its own runs alone, that call is rewritten, in the
  * livepatch rendezvous, to call the tracer's entry instead (struct
  * dyntrace_tracer's fast_entry; arch_dyntrace_set_fast()).  A fast entry
  * keeps every register itself (ARCH_DYNTRACE_FAST_ENTRY) and finds ip and

@@ -156,15 +156,16 @@ void arch_dyntrace_set_fast(const void *entry)
     unsigned long at = (unsigned long)dyntrace_entry_call;
     uint8_t insn[SITE_SIZE];
 
-    call_insn(insn, at, entry ?: dyntrace_slow_entry);
+    call_insn(insn, at, entry ?: (const void *)dyntrace_slow_entry);
     if ( memcmp(dyntrace_entry_call, insn, SITE_SIZE) )
         write_site(at, insn);
 #ifdef DYNTRACE_WITH_RETURN
 
+    if ( !ret )
+        ret = (const void *)dyntrace_return;
     at = (unsigned long)dyntrace_return_call + 1;
     ASSERT(IS_ALIGNED(at, sizeof(uint32_t)));
-    (void)xchg((volatile uint32_t *)at,
-               (uint32_t)call_rel(at - 1, ret ?: dyntrace_return));
+    (void)xchg((volatile uint32_t *)at, (uint32_t)call_rel(at - 1, ret));
 #endif
 }
 

@@ -43,9 +43,9 @@ static const struct dt_profiler *profiler;
 #ifdef ARCH_DYNTRACE_FAST_ENTRY
 /*
  * What the trampolines call (ARCH_DYNTRACE_FAST_ENTRY): NULL (the
- * dispatcher) unless one callback alone is active, and it has a fast entry
- * (its struct dyntrace_tracer's, or struct dt_profiler's).  patch.c
- * rewrites the trampolines' calls to them in the rendezvous.
+ * dispatcher) unless one callback alone is active, and its struct names a
+ * fast entry.  patch.c rewrites the trampolines' calls to them in the
+ * rendezvous.
  */
 static const void *fast_entry;
 #ifdef DYNTRACE_WITH_RETURN

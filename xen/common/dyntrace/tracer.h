@@ -31,7 +31,8 @@ const char *dt_tracers_text(void);
 
 /*
  * Switch the callback the dispatcher runs (NULL: none).  Only inside the
- * livepatch rendezvous, or to turn tracing off.
+ * livepatch rendezvous (patch.c), which then also rewrites the
+ * trampolines' calls (dt_tracer_fast_entry()).
  */
 void dt_tracer_set_active(dyntrace_func_t *fn);
 /* The callback the dispatcher runs now, or NULL (a return hook's test). */
@@ -87,7 +88,7 @@ void dt_register_profiler(const struct dt_profiler *p);
 const struct dt_profiler *dt_profiler(void);
 /*
  * Run the profiler's callback or not.  Only inside the livepatch
- * rendezvous, or to turn tracing off.
+ * rendezvous, as dt_tracer_set_active().
  */
 void dt_profiler_set_active(bool on);
 /* Is the profiler's callback active? */

@@ -64,6 +64,13 @@ void stub_cpus_reset(unsigned int present);
 /* Bring a CPU up with Xen's notifier sequence, maps held for writing. */
 void stub_cpu_up(unsigned int cpu);
 /*
+ * Take cpu down (CPU_DOWN_PREPARE, CPU_DYING on it, CPU_DEAD); then, if
+ * set, run stub_cpu_dead_fn as that CPU with no current (a parked CPU
+ * woken by an NMI, its stack given up).
+ */
+void stub_cpu_down(unsigned int cpu);
+extern void (*stub_cpu_dead_fn)(unsigned int cpu);
+/*
  * Run by stub_cpu_up() on the new CPU between CPU_UP_PREPARE and
  * CPU_STARTING, IRQs off, with current NULL: an AP's first C calls.
  */
