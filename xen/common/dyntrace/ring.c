@@ -69,11 +69,6 @@ size_param("dyntrace_buf_size", opt_buf_size);
 /* The writer's view (ring.h): each CPU's buffer, NULL until allocated. */
 struct dt_ring *dt_rings[NR_CPUS];
 static cpumask_t ring_cpus;
-#ifdef DYNTRACE_WITH_SCOPE
-/* The CPUs counted in dt_rings_unready (changed by CPU hotplug only). */
-static cpumask_t unready_cpus;
-unsigned int __read_mostly dt_rings_unready;
-#endif
 static bool rings_on;
 static unsigned int rec_size;
 /* Records per buffer (a power of two), and the sizes HypFS shows. */
@@ -760,20 +755,6 @@ int dt_rings_resize(unsigned int kb)
     return rc;
 }
 
-#ifdef DYNTRACE_WITH_SCOPE
-/*
- * Count cpu in dt_rings_unready or not.  CPU hotplug makes one transition
- * at a time: the count's writers never race.
- */
-static void set_unready(unsigned int cpu, bool unready)
-{
-    if ( unready ? cpumask_test_and_set_cpu(cpu, &unready_cpus)
-                 : !cpumask_test_and_clear_cpu(cpu, &unready_cpus) )
-        return;
-    write_atomic(&dt_rings_unready, dt_rings_unready + (unready ? 1 : -1));
-}
-#endif
-
 static int cf_check cpu_callback(struct notifier_block *nfb,
                                  unsigned long action, void *hcpu)
 {
@@ -783,15 +764,6 @@ static int cf_check cpu_callback(struct notifier_block *nfb,
     switch ( action )
     {
     case CPU_UP_PREPARE:
-#ifdef DYNTRACE_WITH_SCOPE
-        /*
-         * Before the CPU runs anything: counted until CPU_STARTING.  The
-         * full barrier orders the count before the CPU's start (its first
-         * traced calls see it).
-         */
-        set_unready(cpu, true);
-        smp_mb();
-#endif
         /* Hotplug holds the CPU maps for writing: no holder is running. */
         if ( !r )
         {
@@ -816,27 +788,11 @@ static int cf_check cpu_callback(struct notifier_block *nfb,
         break;
 
     case CPU_STARTING:
-#ifdef DYNTRACE_WITH_SCOPE
-        /* On the CPU, its current set: ready, then no longer counted. */
         if ( r )
             write_atomic(&r->ready, true);
-        set_unready(cpu, false);
-#else
-        if ( r )
-            write_atomic(&r->ready, true);
-#endif
         break;
 
     case CPU_DYING:
-#ifdef DYNTRACE_WITH_SCOPE
-        /*
-         * On the CPU: counted, then not ready (its own calls see both).  It
-         * stays counted while offline: a parked CPU still runs traced code
-         * (dead_idle(), woken by an NMI or MCE), and a CPU that failed to
-         * come up may too, until its next CPU_STARTING.
-         */
-        set_unready(cpu, true);
-#endif
         if ( r )
             write_atomic(&r->ready, false);
         break;

@@ -136,30 +136,6 @@ static inline bool dt_ring_cpu_ready(unsigned int cpu)
     return r && ACCESS_ONCE(r->ready);
 }
 
-#ifdef DYNTRACE_WITH_SCOPE
-/*
- * The CPUs that may run traced code while not up for tracing: from
- * CPU_UP_PREPARE to CPU_STARTING, and from CPU_DYING to the CPU's next
- * CPU_STARTING (offline CPUs included: a parked one still runs traced
- * code).  While there are none, every CPU running a callback has its
- * current set.
- */
-extern unsigned int dt_rings_unready;
-
-/*
- * May a callback read current (the running vCPU) on this CPU (the scope's
- * rules)?  One load and a branch unless some CPU is coming up, going down
- * or offline; then the CPU's own state decides (so, then, a CPU without a
- * buffer is refused; with none counted, such a CPU is past CPU_STARTING:
- * its current is set, and it records nothing).
- */
-static always_inline bool dt_ring_current_set(void)
-{
-    return likely(!ACCESS_ONCE(dt_rings_unready)) ||
-           dt_ring_cpu_ready(smp_processor_id());
-}
-#endif
-
 /* The writer's next slot (size: the record size, as below). */
 static always_inline void *dt_ring_slot(const struct dt_ring *r,
                                         unsigned int size)

@@ -20,10 +20,14 @@
 
 #include <xen/bitmap.h>
 #include <xen/bug.h>
+#include <xen/cpu.h>
 #include <xen/cpumask.h>
 #include <xen/ctype.h>
 #include <xen/errno.h>
+#include <xen/init.h>
 #include <xen/lib.h>
+#include <xen/notifier.h>
+#include <xen/spinlock.h>
 #include <xen/vmap.h>
 #include <xen/xmalloc.h>
 #include <asm/atomic.h>
@@ -45,6 +49,91 @@ struct dt_scope dt_scope = {
     .all_cpus = true,
     .cpus = { [0 ... BITS_TO_LONGS(NR_CPUS) - 1] = ~0UL },
 };
+
+/*
+ * S0: the CPUs that may run traced code while not up for tracing, counted
+ * from CPU_UP_PREPARE, and from CPU_DYING, to their next CPU_STARTING (an
+ * offline CPU stays counted: a parked one still runs traced code).
+ */
+static cpumask_t unready_cpus;
+unsigned int __read_mostly dt_scope_unready;
+/*
+ * dyntrace_scope_entry()'s one-bit path: rules on whole domains, every CPU
+ * (domains_only), and no CPU counted in dt_scope_unready, so that current
+ * may be read without asking the CPU's own state.  Changed by installs and
+ * by CPU hotplug under fast_lock: an install when no entry is patched is
+ * not in the rendezvous, and can meet a hotplug notifier.
+ */
+static bool __read_mostly domains_fast;
+static DEFINE_SPINLOCK(fast_lock);
+
+static void update_domains_fast(void)
+{
+    ASSERT(spin_is_locked(&fast_lock));
+    write_atomic(&domains_fast, dt_scope.domains_only && !dt_scope_unready);
+}
+
+/* Count cpu in dt_scope_unready or not. */
+static void set_unready(unsigned int cpu, bool unready)
+{
+    unsigned long flags;
+
+    spin_lock_irqsave(&fast_lock, flags);
+    if ( unready ? !cpumask_test_and_set_cpu(cpu, &unready_cpus)
+                 : cpumask_test_and_clear_cpu(cpu, &unready_cpus) )
+    {
+        write_atomic(&dt_scope_unready,
+                     dt_scope_unready + (unready ? 1 : -1));
+        update_domains_fast();
+    }
+    spin_unlock_irqrestore(&fast_lock, flags);
+}
+
+static int cf_check cpu_callback(struct notifier_block *nfb,
+                                 unsigned long action, void *hcpu)
+{
+    unsigned int cpu = (unsigned long)hcpu;
+
+    switch ( action )
+    {
+    case CPU_UP_PREPARE:
+        /*
+         * Before the CPU runs anything.  The full barrier orders the count
+         * before the CPU's start: its first traced calls see it.
+         */
+        set_unready(cpu, true);
+        smp_mb();
+        break;
+
+    case CPU_STARTING:
+        /* On the CPU, its current set. */
+        set_unready(cpu, false);
+        break;
+
+    case CPU_DYING:
+        /* On the CPU, before it stops being up for tracing (B3). */
+        set_unready(cpu, true);
+        break;
+
+    default:
+        break;
+    }
+
+    return NOTIFY_DONE;
+}
+
+static struct notifier_block cpu_nfb = {
+    .notifier_call = cpu_callback,
+};
+
+static int __init cf_check scope_init(void)
+{
+    /* Before any AP is brought up: each is counted from its start. */
+    register_cpu_notifier(&cpu_nfb);
+
+    return 0;
+}
+presmp_initcall(scope_init);
 
 static const char *const trigger_cmds[] = {
     [DT_TRIGGER_TRACEOFF] = "traceoff",
@@ -95,10 +184,9 @@ bool ARCH_DYNTRACE_SCOPE_IN_ENTRY dyntrace_scope_entry(void)
     /* The trampoline tests active at offset 0 itself. */
     BUILD_BUG_ON(offsetof(struct dt_scope, active));
 
-    /* As dt_scope_allows(): no current on a CPU not up for tracing. */
-    if ( likely(dt_scope.domains_only) )
-        return likely(dt_ring_current_set()) &&
-               test_bit(current->domain->domain_id, dt_scope.domains);
+    /* Else as dt_scope_allows(): a CPU may not be up for tracing (S0). */
+    if ( likely(ACCESS_ONCE(domains_fast)) )
+        return test_bit(current->domain->domain_id, dt_scope.domains);
 
     return scope_entry_slow();
 }
@@ -122,10 +210,15 @@ static unsigned int active_bits(const struct dt_scope *s)
 
 void dt_scope_install(const struct dt_scope *s)
 {
+    unsigned long flags;
+
+    spin_lock_irqsave(&fast_lock, flags);
     dt_scope = *s;
     dt_scope.active = active_bits(s);
     dt_scope.domains_only = s->all_cpus && s->by_domain &&
                             s->nr_in + s->nr_out;
+    update_domains_fast();
+    spin_unlock_irqrestore(&fast_lock, flags);
 }
 
 void dt_scope_trigger_sites(const struct dt_scope *s, unsigned long *map)

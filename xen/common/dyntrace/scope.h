@@ -70,6 +70,8 @@ struct dt_scope {
 };
 
 extern struct dt_scope dt_scope;
+/* The CPUs that may run traced code while not up for tracing (S0). */
+extern unsigned int dt_scope_unready;
 
 /* The running vCPU as a rule key. */
 static always_inline uint32_t dt_scope_key(const struct vcpu *v)
@@ -106,9 +108,10 @@ static always_inline bool dt_scope_allows(void)
         return true;
     /*
      * The rules read current, which a CPU not up for tracing may not have
-     * (an AP's first C calls, play_dead()); it records nothing anyway.
+     * (S0: an AP's first C calls, play_dead()); it records nothing anyway.
      */
-    if ( unlikely(!dt_ring_current_set()) )
+    if ( unlikely(ACCESS_ONCE(dt_scope_unready)) &&
+         !dt_ring_cpu_ready(smp_processor_id()) )
         return false;
     if ( s->by_domain )
         return test_bit(current->domain->domain_id, s->domains);

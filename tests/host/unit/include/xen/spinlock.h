@@ -9,6 +9,7 @@
 #define __XEN_SPINLOCK_H__
 
 #include <xen/types.h>
+#include <asm/system.h>
 
 typedef struct {
     bool locked;
@@ -18,6 +19,16 @@ typedef struct {
 
 void spin_lock(spinlock_t *l);
 void spin_unlock(spinlock_t *l);
+
+/* With IRQs off meanwhile, as Xen's (asm/system.h: the stub IRQ flag). */
+#define spin_lock_irqsave(l, flags) do {                                     \
+    local_irq_save(flags);                                                    \
+    spin_lock(l);                                                             \
+} while ( 0 )
+#define spin_unlock_irqrestore(l, flags) do {                                \
+    spin_unlock(l);                                                           \
+    local_irq_restore(flags);                                                 \
+} while ( 0 )
 
 static inline bool spin_is_locked(const spinlock_t *l)
 {
