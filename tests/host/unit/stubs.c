@@ -430,10 +430,10 @@ void stub_cpu_down(unsigned int cpu)
     stub_ctx_enter(0, stub_idle_vcpu(0), true);
     cpu_notify(cpu, CPU_DEAD);
     hotplug_running = false;
-    /* Parked: woken by an NMI, it runs traced code, its stack freed. */
+    /* Parked: woken by an NMI, it runs traced code, as its idle vCPU. */
     if ( stub_cpu_dead_fn )
     {
-        stub_ctx_enter(cpu, NULL, false);
+        stub_ctx_enter(cpu, stub_idle_vcpu(cpu), false);
         stub_cpu_dead_fn(cpu);
     }
     stub_ctx_restore(ctx);

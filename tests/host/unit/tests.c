@@ -20,6 +20,7 @@
 
 #include "output.h"
 #include "ring.h"
+#include "scope.h"
 
 #include "unit.h"
 
@@ -1389,11 +1390,23 @@ void t_scope_cpu_not_ready(void)
        "there, nothing is recorded, then its calls are scoped as usual");
 }
 
+/* A parked CPU's traced calls, as its idle vCPU (x86's dead_idle()). */
+static unsigned int parked_calls;
+
+static void parked_traced_calls(unsigned int cpu)
+{
+    ASSERT(cpu == smp_processor_id() && current == stub_idle_vcpu(cpu));
+    stub_trampoline(img_addr(2), img_addr(3) + 0x11);
+    stub_trampoline(img_addr(4), img_addr(3) + 0x11);
+    parked_calls += 2;
+}
+
 /*
- * A CPU taken down, then woken while parked (its stack given up: no
- * current), runs traced functions with domain rules set: nothing reads
- * current there, nothing is recorded; other CPUs' calls are scoped as
- * usual meanwhile, and the CPU's own once it is back.
+ * A CPU taken down, then woken while parked, runs traced functions with
+ * domain rules set (idle included): nothing is recorded there (it is not
+ * up for tracing), the one-bit path comes back once it is dead (S0:
+ * dt_scope_slow 0), other CPUs' calls are scoped meanwhile, and its own
+ * once it is back.
  */
 void t_scope_cpu_parked(void)
 {
@@ -1403,23 +1416,26 @@ void t_scope_cpu_parked(void)
 
     boot(NCPUS, NF);
     good &= start_tracing("gfunc_002 gfunc_004") &&
-            tool_write("set_domain_filter", "d2") == 0;
-    stub_cpu_dead_fn = early_traced_calls;
-    early_calls = 0;
+            tool_write("set_domain_filter", "d2 idle") == 0;
+    good &= !atomic_read(&dt_scope_slow);
+    stub_cpu_dead_fn = parked_traced_calls;
+    parked_calls = 0;
     stub_cpu_down(cpu);
     stub_cpu_dead_fn = NULL;
-    good &= early_calls == 2 && !cpu_online(cpu);
+    good &= parked_calls == 2 && !cpu_online(cpu) &&
+            !atomic_read(&dt_scope_slow);
     good &= read_trace_info(&ti) && ti.entries == 0;
     call_as(0, stub_guest_vcpu(2, 0), 4);
     call_as(0, stub_guest_vcpu(3, 0), 4);
     good &= read_trace_info(&ti) && ti.entries == 1;
     stub_cpu_up(cpu);
+    good &= !atomic_read(&dt_scope_slow);
     call_as(cpu, stub_guest_vcpu(2, 1), 2);
     good &= read_trace_info(&ti) && ti.entries == 2;
-    ok(good, "scope: a parked CPU woken with no current runs traced "
-       "functions while domain rules are set: nothing reads current, "
-       "nothing is recorded; the others' calls and its own once back are "
-       "scoped");
+    ok(good, "scope: a parked CPU woken runs traced functions while domain "
+       "rules are set: nothing recorded there; the one-bit path is back "
+       "once it is dead and once it is up; the others' calls and its own "
+       "once back are scoped");
 }
 
 /*

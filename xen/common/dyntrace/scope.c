@@ -27,7 +27,6 @@
 #include <xen/init.h>
 #include <xen/lib.h>
 #include <xen/notifier.h>
-#include <xen/spinlock.h>
 #include <xen/vmap.h>
 #include <xen/xmalloc.h>
 #include <asm/atomic.h>
@@ -51,42 +50,28 @@ struct dt_scope dt_scope = {
 };
 
 /*
- * S0: the CPUs that may run traced code while not up for tracing, counted
- * from CPU_UP_PREPARE, and from CPU_DYING, to their next CPU_STARTING (an
- * offline CPU stays counted: a parked one still runs traced code).
+ * S0, and dyntrace_scope_entry()'s one-bit path, in one word changed only
+ * by atomic operations (no lock: an install in the rendezvous must call
+ * nothing traceable).  SCOPE_SLOW_RULES: the live rules are not all on
+ * whole domains and every CPU (domains_only); above it, SCOPE_SLOW_UNREADY
+ * for each CPU that may run traced code while not up for tracing, counted
+ * from CPU_UP_PREPARE, and from CPU_DYING, to its CPU_STARTING or
+ * CPU_DEAD.  0: current may be read at once and one bit decides.
  */
+atomic_t dt_scope_slow = ATOMIC_INIT(SCOPE_SLOW_RULES);
+/* The CPUs counted in dt_scope_slow (changed by CPU hotplug only). */
 static cpumask_t unready_cpus;
-unsigned int __read_mostly dt_scope_unready;
-/*
- * dyntrace_scope_entry()'s one-bit path: rules on whole domains, every CPU
- * (domains_only), and no CPU counted in dt_scope_unready, so that current
- * may be read without asking the CPU's own state.  Changed by installs and
- * by CPU hotplug under fast_lock: an install when no entry is patched is
- * not in the rendezvous, and can meet a hotplug notifier.
- */
-static bool __read_mostly domains_fast;
-static DEFINE_SPINLOCK(fast_lock);
 
-static void update_domains_fast(void)
-{
-    ASSERT(spin_is_locked(&fast_lock));
-    write_atomic(&domains_fast, dt_scope.domains_only && !dt_scope_unready);
-}
-
-/* Count cpu in dt_scope_unready or not. */
+/* Count cpu in dt_scope_slow or not. */
 static void set_unready(unsigned int cpu, bool unready)
 {
-    unsigned long flags;
-
-    spin_lock_irqsave(&fast_lock, flags);
-    if ( unready ? !cpumask_test_and_set_cpu(cpu, &unready_cpus)
-                 : cpumask_test_and_clear_cpu(cpu, &unready_cpus) )
-    {
-        write_atomic(&dt_scope_unready,
-                     dt_scope_unready + (unready ? 1 : -1));
-        update_domains_fast();
-    }
-    spin_unlock_irqrestore(&fast_lock, flags);
+    if ( unready ? cpumask_test_and_set_cpu(cpu, &unready_cpus)
+                 : !cpumask_test_and_clear_cpu(cpu, &unready_cpus) )
+        return;
+    if ( unready )
+        atomic_add(SCOPE_SLOW_UNREADY, &dt_scope_slow);
+    else
+        atomic_sub(SCOPE_SLOW_UNREADY, &dt_scope_slow);
 }
 
 static int cf_check cpu_callback(struct notifier_block *nfb,
@@ -113,6 +98,15 @@ static int cf_check cpu_callback(struct notifier_block *nfb,
     case CPU_DYING:
         /* On the CPU, before it stops being up for tracing (B3). */
         set_unready(cpu, true);
+        break;
+
+    case CPU_DEAD:
+        /*
+         * Parked, it keeps its stack and current (the idle vCPU); else it
+         * runs nothing more.  Not at CPU_UP_CANCELED: the CPU may have
+         * started and stopped before its current was set.
+         */
+        set_unready(cpu, false);
         break;
 
     default:
@@ -185,7 +179,7 @@ bool ARCH_DYNTRACE_SCOPE_IN_ENTRY dyntrace_scope_entry(void)
     BUILD_BUG_ON(offsetof(struct dt_scope, active));
 
     /* Else as dt_scope_allows(): a CPU may not be up for tracing (S0). */
-    if ( likely(ACCESS_ONCE(domains_fast)) )
+    if ( likely(!atomic_read(&dt_scope_slow)) )
         return test_bit(current->domain->domain_id, dt_scope.domains);
 
     return scope_entry_slow();
@@ -210,15 +204,18 @@ static unsigned int active_bits(const struct dt_scope *s)
 
 void dt_scope_install(const struct dt_scope *s)
 {
-    unsigned long flags;
+    int old, new;
 
-    spin_lock_irqsave(&fast_lock, flags);
     dt_scope = *s;
     dt_scope.active = active_bits(s);
     dt_scope.domains_only = s->all_cpus && s->by_domain &&
                             s->nr_in + s->nr_out;
-    update_domains_fast();
-    spin_unlock_irqrestore(&fast_lock, flags);
+    /* The rules' bit; the count may change meanwhile (no entry patched). */
+    do {
+        old = atomic_read(&dt_scope_slow);
+        new = (old & ~SCOPE_SLOW_RULES) |
+              (dt_scope.domains_only ? 0 : SCOPE_SLOW_RULES);
+    } while ( atomic_cmpxchg(&dt_scope_slow, old, new) != old );
 }
 
 void dt_scope_trigger_sites(const struct dt_scope *s, unsigned long *map)

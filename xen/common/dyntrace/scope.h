@@ -70,8 +70,14 @@ struct dt_scope {
 };
 
 extern struct dt_scope dt_scope;
-/* The CPUs that may run traced code while not up for tracing (S0). */
-extern unsigned int dt_scope_unready;
+/*
+ * 0 when the rules are on whole domains, every CPU, and every CPU that may
+ * run traced code has its current (S0, scope.c); else SCOPE_SLOW_RULES
+ * and SCOPE_SLOW_UNREADY for each CPU that may not.
+ */
+extern atomic_t dt_scope_slow;
+#define SCOPE_SLOW_RULES   1
+#define SCOPE_SLOW_UNREADY 2
 
 /* The running vCPU as a rule key. */
 static always_inline uint32_t dt_scope_key(const struct vcpu *v)
@@ -110,7 +116,7 @@ static always_inline bool dt_scope_allows(void)
      * The rules read current, which a CPU not up for tracing may not have
      * (S0: an AP's first C calls, play_dead()); it records nothing anyway.
      */
-    if ( unlikely(ACCESS_ONCE(dt_scope_unready)) &&
+    if ( unlikely(atomic_read(&dt_scope_slow) >= SCOPE_SLOW_UNREADY) &&
          !dt_ring_cpu_ready(smp_processor_id()) )
         return false;
     if ( s->by_domain )

@@ -65,8 +65,8 @@ void stub_cpus_reset(unsigned int present);
 void stub_cpu_up(unsigned int cpu);
 /*
  * Take cpu down (CPU_DOWN_PREPARE, CPU_DYING on it, CPU_DEAD); then, if
- * set, run stub_cpu_dead_fn as that CPU with no current (a parked CPU
- * woken by an NMI, its stack given up).
+ * set, run stub_cpu_dead_fn as that CPU, IRQs off, its current the idle
+ * vCPU (x86: a parked CPU woken by an NMI keeps its stack and current).
  */
 void stub_cpu_down(unsigned int cpu);
 extern void (*stub_cpu_dead_fn)(unsigned int cpu);

@@ -22,9 +22,29 @@ static inline void atomic_set(atomic_t *v, int i)
     write_atomic(&v->counter, i);
 }
 
+#define ATOMIC_INIT(i) { (i) }
+
 static inline void atomic_inc(atomic_t *v)
 {
     __atomic_fetch_add(&v->counter, 1, __ATOMIC_SEQ_CST);
+}
+
+static inline void atomic_add(int i, atomic_t *v)
+{
+    __atomic_fetch_add(&v->counter, i, __ATOMIC_SEQ_CST);
+}
+
+static inline void atomic_sub(int i, atomic_t *v)
+{
+    __atomic_fetch_sub(&v->counter, i, __ATOMIC_SEQ_CST);
+}
+
+static inline int atomic_cmpxchg(atomic_t *v, int old, int new)
+{
+    __atomic_compare_exchange_n(&v->counter, &old, new, false,
+                                __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+
+    return old;
 }
 
 #endif
