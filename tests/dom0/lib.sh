@@ -302,6 +302,31 @@ CFG
     run xl list
 }
 
+# start_domu_working NAME SUITE VCPUS: start_domu, then wait up to 180 s for the domU's line
+# DOMU-WORKING (tests/dom0/domu-work). A domU whose kernel panicked while booting (a guest-side
+# failure seen once under a heavily loaded host, before any tracing was set up) is shown,
+# destroyed and started once more; a second failure, or a domU that neither works nor panicked,
+# fails the test with the head and tail of its console. Sets DOMU_WAITED (seconds waited).
+start_domu_working() {
+    for attempt in 1 2; do
+        [ ! -d /var/log/xen/console ] || : >/var/log/xen/console/guest-$1.log
+        start_domu "$1" "$2" "$3"
+        DOMU_WAITED=0
+        while [ $DOMU_WAITED -lt 180 ] && ! grep -q "DOMU-WORKING" /var/log/xen/console/guest-$1.log 2>/dev/null; do
+            grep -q "Kernel panic" /var/log/xen/console/guest-$1.log 2>/dev/null && break
+            sleep 1
+            DOMU_WAITED=$((DOMU_WAITED + 1))
+        done
+        grep -q "DOMU-WORKING" /var/log/xen/console/guest-$1.log && return 0
+        grep -B2 -A12 "Kernel panic" /var/log/xen/console/guest-$1.log | head -40
+        tail -20 /var/log/xen/console/guest-$1.log
+        xl destroy "$1" 2>/dev/null || true
+        grep -q "Kernel panic" /var/log/xen/console/guest-$1.log 2>/dev/null && [ $attempt = 1 ] || break
+        echo "start_domu_working: the domU's kernel panicked while booting: starting it once more"
+    done
+    fail "the domU $1 did not start working in 180 s"
+}
+
 # wait_domu NAME SECONDS: wait for the domU's DOMU-DONE; show its results.
 wait_domu() {
     i=0

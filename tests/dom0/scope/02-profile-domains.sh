@@ -6,13 +6,10 @@
 . /opt/dyntrace/tests/lib.sh
 needs_series 3 function_profile_enabled
 reset_tracing
-start_domu prof domu-work 2
 trap 'xl destroy prof 2>/dev/null' EXIT
+start_domu_working prof domu-work 2
 D=$(xl domid prof) || fail "no domid for the domU"
 log=/var/log/xen/console/guest-prof.log
-i=0
-while [ $i -lt 180 ] && ! grep -q "DOMU-WORKING" $log 2>/dev/null; do sleep 1; i=$((i + 1)); done
-grep "DOMU-WORKING" $log || { tail -20 $log; fail "the domU did not start working in 180 s"; }
 
 run xenhypfs write $T/set_function_filter "do_xen_version xen_extra_version do_softirq do_sched_op do_event_channel_op"
 run xenhypfs write $T/function_profile_enabled 1
