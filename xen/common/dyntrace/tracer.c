@@ -42,54 +42,49 @@ static const struct dt_profiler *profiler;
 #endif
 #ifdef ARCH_DYNTRACE_FAST_ENTRY
 /*
- * What the trampolines call (ARCH_DYNTRACE_FAST_ENTRY): NULL (the
- * dispatcher) unless one callback alone is active, and its struct names a
- * fast entry.  patch.c rewrites the trampolines' calls to them in the
- * rendezvous.
+ * What the trampolines are to call (ARCH_DYNTRACE_FAST_ENTRY), from the
+ * active callbacks: the struct of the one active alone, if it names a fast
+ * entry; else NULL (the dispatcher).  patch.c asks in the rendezvous.
  */
-static const void *fast_entry;
-#ifdef DYNTRACE_WITH_RETURN
-static const void *fast_return;
-#endif
-
-static void update_fast(void)
+static const struct dyntrace_tracer *fast_owner(void)
 {
-    const struct dyntrace_tracer *owner = NULL;
     unsigned int i;
 
-#ifdef DYNTRACE_WITH_PROFILER
-    if ( dt_active_prof )
-    {
-        fast_entry = dt_active_func ? NULL : profiler->fast_entry;
-        fast_return = dt_active_func ? NULL : profiler->fast_return;
-        return;
-    }
-#endif
     if ( dt_active_func )
         for ( i = 0; i < nr_tracers; i++ )
             if ( tracers[i]->func == dt_active_func )
-                owner = tracers[i];
-    fast_entry = owner ? owner->fast_entry : NULL;
-#ifdef DYNTRACE_WITH_RETURN
-    fast_return = owner ? owner->fast_return : NULL;
-#endif
+                return tracers[i];
+
+    return NULL;
 }
 
 const void *dt_tracer_fast_entry(void)
 {
-    return fast_entry;
+    const struct dyntrace_tracer *t;
+
+#ifdef DYNTRACE_WITH_PROFILER
+    if ( dt_active_prof )
+        return dt_active_func ? NULL : profiler->fast_entry;
+#endif
+    t = fast_owner();
+
+    return t ? t->fast_entry : NULL;
 }
 #ifdef DYNTRACE_WITH_RETURN
 
 const void *dt_tracer_fast_return(void)
 {
-    return fast_return;
+    const struct dyntrace_tracer *t;
+
+#ifdef DYNTRACE_WITH_PROFILER
+    if ( dt_active_prof )
+        return dt_active_func ? NULL : profiler->fast_return;
+#endif
+    t = fast_owner();
+
+    return t ? t->fast_return : NULL;
 }
 #endif
-#else
-static void update_fast(void)
-{
-}
 #endif
 
 void __init dyntrace_register_tracer(struct dyntrace_tracer *t)
@@ -131,7 +126,6 @@ const char *dt_tracers_text(void)
 void dt_tracer_set_active(dyntrace_func_t *fn)
 {
     write_atomic(&dt_active_func, fn);
-    update_fast();
 }
 
 #ifdef DYNTRACE_WITH_PROFILER
@@ -148,7 +142,6 @@ const struct dt_profiler *dt_profiler(void)
 void dt_profiler_set_active(bool on)
 {
     write_atomic(&dt_active_prof, on && profiler ? profiler->func : NULL);
-    update_fast();
 }
 #endif
 
