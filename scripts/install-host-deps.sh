@@ -15,11 +15,10 @@ packages=(
     # The clang build of Xen (CLANG=1): Xen's clang=y compiles with clang and links with GNU ld,
     # so lld is not needed.
     clang
-    # xen-dyntrace's host build (record against libxenhypfs, export -f trace.dat through
-    # libtracecmd) and the real clients of its exports: trace-cmd, and speedscope (from the npm
-    # registry) in Chromium, driven by playwright-core (tests/viewers). libtracecmd.pc requires
-    # libtracefs and libtraceevent, whose -dev packages Debian's libtracecmd-dev does not pull in.
-    libxen-dev libtracecmd-dev libtracefs-dev libtraceevent-dev trace-cmd chromium nodejs
+    # xen-dyntrace's host build (record against libxenhypfs) and the real clients of its
+    # exports: trace-cmd, and speedscope (from the npm registry) in Chromium, driven by
+    # playwright-core (tests/viewers).
+    libxen-dev trace-cmd chromium nodejs
     # The fuzzer of the capture reader (tests/host/test-capture-fuzz): clang's libFuzzer and
     # sanitizer runtimes (-fsanitize=fuzzer,address,undefined).
     libclang-rt-14-dev

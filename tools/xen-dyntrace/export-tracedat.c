@@ -1,70 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * export -f trace.dat: trace-cmd's file, written by Debian's libtracecmd, so
- * that `trace-cmd report` and KernelShark open it.
+ * export -f trace.dat: trace-cmd's file, version 6, written here from the
+ * format's documentation (trace-cmd.dat.v6(5)), so that `trace-cmd report`
+ * and KernelShark open it.  No library: what a trace.dat holds is a
+ * description of the events (header_page, header_event, each event's
+ * format), kallsyms, saved_cmdlines, and per-CPU ring-buffer pages.
  *
- * libtracecmd writes a trace.dat from a tracing directory (header_page,
- * header_event, the event formats, saved_cmdlines) and per-CPU files of
- * ring-buffer pages.  We make both: a directory describing the events we
- * emit, ftrace's `function` (ip, parent_ip) or, for a function_graph
- * capture, `funcgraph_entry` and `funcgraph_exit` (which trace-cmd prints in
- * the function_graph layout, a leaf's entry and exit on one line), with
- * each pCPU a CPU and each domain/vCPU a task ("d1v0", pid 4096 * domain + vCPU + 1; the idle vCPUs
- * are pid 0, "<idle>"), and the records encoded as the kernel's ring buffer
- * lays them out (a 16-byte page header; 4-byte event headers with a 27-bit
- * time delta; time-extend events for longer gaps; a loss marks the next page
- * "missed events" with the count stored, which trace-cmd reports as LOST).
- * kallsyms holds each traceable function at its patch site (the ip of our
- * records), plus the --symbols map when given.
- *
- * The output API is libtracecmd's exported ABI (libtracecmd.so.1) without a
- * public header in Debian 12's libtracecmd-dev 1.3 (trace-cmd.h has the
- * reading side): its prototypes are declared here.
+ * The events are ftrace's `function` (ip, parent_ip) or, for a
+ * function_graph capture, `funcgraph_entry` and `funcgraph_exit` (which
+ * trace-cmd prints in the function_graph layout, a leaf's entry and exit on
+ * one line).  Each pCPU is a CPU and each domain/vCPU a task ("d1v0", pid
+ * 4096 * domain + vCPU + 1; the idle vCPUs are pid 0, "<idle>").  Records
+ * are encoded as the kernel's ring buffer lays them out (a 16-byte page
+ * header; 4-byte event headers with a 27-bit time delta; time-extend events
+ * for longer gaps; a loss marks the next page "missed events" with the count
+ * stored, which trace-cmd reports as LOST).  kallsyms holds each traceable
+ * function at its patch site (the ip of our records), plus the --symbols map
+ * when given.  The file is written little-endian with 8-byte longs: the
+ * tool's own host order is checked against that at the start.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "xen-dyntrace.h"
-
-#ifdef XDT_NO_TRACECMD
-
-int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
-                    const char *out)
-{
-    (void)c;
-    (void)n;
-    (void)out;
-    xdt_err("export: this build has no libtracecmd: export -f trace.dat on a "
-            "machine with Debian's libtracecmd (the capture file is portable)");
-
-    return XDT_EXIT_FAIL;
-}
-
-#else
-
-#include <trace-cmd.h>
-
-struct tracecmd_output;
-struct tracecmd_event_list;
-struct tracecmd_output *tracecmd_output_create(const char *output_file);
-int tracecmd_output_set_trace_dir(struct tracecmd_output *handle,
-                                  const char *tracing_dir);
-int tracecmd_output_set_kallsyms(struct tracecmd_output *handle,
-                                 const char *kallsyms);
-int tracecmd_output_set_version(struct tracecmd_output *handle,
-                                int file_version);
-int tracecmd_output_write_headers(struct tracecmd_output *handle,
-                                  struct tracecmd_event_list *list);
-int tracecmd_write_cmdlines(struct tracecmd_output *handle);
-int tracecmd_append_cpu_data(struct tracecmd_output *handle, int cpus,
-                             char * const *cpu_data_files);
-void tracecmd_set_quiet(struct tracecmd_output *handle, bool set_quiet);
-void tracecmd_set_out_clock(struct tracecmd_output *handle, const char *clock);
-void tracecmd_output_close(struct tracecmd_output *handle);
 
 #define FUNCTION_EVENT_ID 1
 #define GRAPH_ENT_ID      2
@@ -155,25 +116,6 @@ static const char graph_exit_format[] =
 static int pid_of(const struct xen_dyntrace_record *r)
 {
     return r->domid == XDT_DOMID_IDLE ? 0 : r->domid * 4096 + r->vcpu + 1;
-}
-
-static int put_file(const char *dir, const char *name, const char *text)
-{
-    char *path;
-    FILE *f;
-    int bad;
-
-    if ( asprintf(&path, "%s/%s", dir, name) < 0 )
-        return -1;
-    f = fopen(path, "w");
-    free(path);
-    if ( !f )
-        return -1;
-    fputs(text, f);
-    bad = ferror(f);
-    bad |= fclose(f);
-
-    return bad ? -1 : 0;
 }
 
 /* One CPU's pages, appended to a file. */
@@ -362,36 +304,6 @@ static const struct {
 };
 #define NR_EVENTS (sizeof(events) / sizeof(events[0]))
 
-static int write_dir(const char *dir, unsigned int page_size, bool graph)
-{
-    char buf[600];
-    unsigned int i;
-    int bad;
-
-    snprintf(buf, sizeof(buf), "%s/events", dir);
-    bad = mkdir(buf, 0700);
-    snprintf(buf, sizeof(buf), "%s/events/ftrace", dir);
-    bad |= mkdir(buf, 0700);
-    for ( i = 0; i < NR_EVENTS; i++ )
-    {
-        if ( events[i].graph != graph )
-            continue;
-        snprintf(buf, sizeof(buf), "%s/events/ftrace/%s", dir, events[i].name);
-        bad |= mkdir(buf, 0700);
-        snprintf(buf, sizeof(buf), "events/ftrace/%s/format", events[i].name);
-        bad |= put_file(dir, buf, events[i].format);
-    }
-    if ( bad )
-        return -1;
-    snprintf(buf, sizeof(buf), header_page_fmt, page_size - PAGE_HEADER_SIZE);
-    if ( put_file(dir, "events/header_page", buf) ||
-         put_file(dir, "events/header_event", header_event) ||
-         put_file(dir, "printk_formats", "") )
-        return -1;
-
-    return 0;
-}
-
 static int by_pid(const void *a, const void *b)
 {
     return *(const int *)a - *(const int *)b;
@@ -401,39 +313,22 @@ static int by_pid(const void *a, const void *b)
  * saved_cmdlines: one task per domain/vCPU seen, by pid (the list of those
  * seen, not every possible pid: there are 2^27).
  */
-static int write_cmdlines(const char *dir, int *pids, size_t nr)
+static void put_cmdlines(FILE *f, int *pids, size_t nr)
 {
-    char *path;
-    FILE *f;
     size_t i;
-    int bad;
 
-    if ( asprintf(&path, "%s/saved_cmdlines", dir) < 0 )
-        return -1;
-    f = fopen(path, "w");
-    free(path);
-    if ( !f )
-        return -1;
     if ( nr )
         qsort(pids, nr, sizeof(*pids), by_pid);
     for ( i = 0; i < nr; i++ )
         fprintf(f, "%d d%uv%u\n", pids[i], (pids[i] - 1) / 4096,
                 (pids[i] - 1) % 4096);
-    bad = ferror(f);
-    bad |= fclose(f);
-
-    return bad ? -1 : 0;
 }
 
-static int write_kallsyms(const char *path, const struct xdt_capture *c,
-                          const struct xdt_names *n)
+static void put_kallsyms(FILE *f, const struct xdt_capture *c,
+                         const struct xdt_names *n)
 {
-    FILE *f = fopen(path, "w");
     size_t i;
-    int bad;
 
-    if ( !f )
-        return -1;
     for ( i = 0; i < c->funcs.nr; i++ )
         fprintf(f, "%016" PRIx64 " t %s\n", c->funcs.sym[i].addr,
                 c->funcs.sym[i].name);
@@ -441,176 +336,253 @@ static int write_kallsyms(const char *path, const struct xdt_capture *c,
         if ( !xdt_symtab_exact(&c->funcs, n->map.sym[i].addr) )
             fprintf(f, "%016" PRIx64 " t %s\n", n->map.sym[i].addr,
                     n->map.sym[i].name);
-    bad = ferror(f);
-    bad |= fclose(f);
+}
+
+/* A text built in memory, then written with its size. */
+struct text {
+    char *buf;
+    size_t len;
+    FILE *f;
+};
+
+static int text_open(struct text *t)
+{
+    t->buf = NULL;
+    t->len = 0;
+    t->f = open_memstream(&t->buf, &t->len);
+
+    return t->f ? 0 : -1;
+}
+
+static int text_close(struct text *t)
+{
+    int bad = !t->f || ferror(t->f);
+
+    if ( t->f )
+        bad |= fclose(t->f);
+    t->f = NULL;
 
     return bad ? -1 : 0;
 }
 
-static void remove_tree(const char *dir, unsigned int cpus)
-{
-    static const char *const files[] = {
-        "events/ftrace", "events/header_page", "events/header_event",
-        "events", "printk_formats", "saved_cmdlines", "kallsyms",
-    };
-    char buf[600];
-    unsigned int i;
+static void put_u16(FILE *f, uint16_t v) { fwrite(&v, 2, 1, f); }
+static void put_u32(FILE *f, uint32_t v) { fwrite(&v, 4, 1, f); }
+static void put_u64(FILE *f, uint64_t v) { fwrite(&v, 8, 1, f); }
 
-    for ( i = 0; i < cpus; i++ )
-    {
-        snprintf(buf, sizeof(buf), "%s/cpu%u", dir, i);
-        unlink(buf);
-    }
+/* A size (4 or 8 bytes, as the field is) and the bytes it counts. */
+static void put_sized(FILE *f, unsigned int width, const void *data,
+                      size_t len)
+{
+    if ( width == 4 )
+        put_u32(f, len);
+    else
+        put_u64(f, len);
+    if ( len )
+        fwrite(data, len, 1, f);
+}
+
+/* The header, up to the "flyrecord" section's table (trace-cmd.dat.v6). */
+static void put_header(FILE *f, unsigned int page_size, bool graph,
+                       const struct text *kallsyms,
+                       const struct text *cmdlines, unsigned int cpus)
+{
+    static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i',
+                                  'n', 'g' };
+    char page_fmt[sizeof(header_page_fmt) + 16];
+    unsigned int i, nr = 0;
+
+    fwrite(magic, sizeof(magic), 1, f);
+    fwrite("6", 2, 1, f);                       /* version, NUL-terminated */
+    fputc(0, f);                                /* little-endian */
+    fputc(8, f);                                /* sizeof(long) */
+    put_u32(f, page_size);
+
+    snprintf(page_fmt, sizeof(page_fmt), header_page_fmt,
+             page_size - PAGE_HEADER_SIZE);
+    fwrite("header_page", 12, 1, f);
+    put_sized(f, 8, page_fmt, strlen(page_fmt));
+    fwrite("header_event", 13, 1, f);
+    put_sized(f, 8, header_event, strlen(header_event));
+
+    /* The ftrace events; no other event systems. */
     for ( i = 0; i < NR_EVENTS; i++ )
+        nr += events[i].graph == graph;
+    put_u32(f, nr);
+    for ( i = 0; i < NR_EVENTS; i++ )
+        if ( events[i].graph == graph )
+            put_sized(f, 8, events[i].format, strlen(events[i].format));
+    put_u32(f, 0);
+
+    put_sized(f, 4, kallsyms->buf, kallsyms->len);
+    put_sized(f, 4, "", 0);                     /* printk formats */
+    put_sized(f, 8, cmdlines->buf, cmdlines->len);
+    put_u32(f, cpus);
+    fwrite("options  ", 10, 1, f);
+    put_u16(f, 0);                              /* no options */
+    fwrite("flyrecord", 10, 1, f);
+}
+
+/* Copy len bytes of from (at its start) to f. */
+static int copy_data(FILE *f, FILE *from, uint64_t len)
+{
+    char buf[65536];
+
+    if ( fseek(from, 0, SEEK_SET) )
+        return -1;
+    while ( len )
     {
-        snprintf(buf, sizeof(buf), "%s/events/ftrace/%s/format", dir,
-                 events[i].name);
-        unlink(buf);
-        snprintf(buf, sizeof(buf), "%s/events/ftrace/%s", dir, events[i].name);
-        rmdir(buf);
+        size_t n = len < sizeof(buf) ? len : sizeof(buf);
+
+        if ( fread(buf, n, 1, from) != 1 || fwrite(buf, n, 1, f) != 1 )
+            return -1;
+        len -= n;
     }
-    for ( i = 0; i < sizeof(files) / sizeof(files[0]); i++ )
-    {
-        snprintf(buf, sizeof(buf), "%s/%s", dir, files[i]);
-        if ( unlink(buf) )
-            rmdir(buf);
-    }
-    rmdir(dir);
+
+    return 0;
 }
 
 int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
                     const char *out)
 {
-    const char *tmpdir = getenv("TMPDIR");
+    static const char trace_clock[] = "[local] global\n";
+    const uint16_t one = 1;
     unsigned int page_size = sysconf(_SC_PAGESIZE), cpu, cpus = c->nr_cpus;
     struct pager *pg = calloc(cpus ? cpus : 1, sizeof(*pg));
-    char dir[256], **files = calloc(cpus ? cpus : 1, sizeof(char *));
-    char *tmp_out = NULL, *kallsyms = NULL;
-    struct tracecmd_output *h = NULL;
+    uint64_t *sizes = calloc(cpus ? cpus : 1, sizeof(*sizes));
+    struct text kallsyms = { .f = NULL }, cmdlines = { .f = NULL };
     struct page_ctx pc = { .pg = NULL };
+    char *tmp_out = NULL;
+    FILE *f = NULL;
+    uint64_t off;
     int rc = XDT_EXIT_FAIL;
 
-    snprintf(dir, sizeof(dir), "%s/xen-dyntrace.XXXXXX",
-             tmpdir && *tmpdir ? tmpdir : "/tmp");
-    if ( !pg || !files || !mkdtemp(dir) )
+    if ( *(const uint8_t *)&one != 1 )
     {
-        xdt_err("export: temporary directory: %s", strerror(errno));
+        xdt_err("export: trace.dat is written little-endian, by a "
+                "little-endian host");
         free(pg);
-        free(files);
+        free(sizes);
         return XDT_EXIT_FAIL;
     }
-    pc.graph = xdt_capture_is_graph(c);
-    if ( write_dir(dir, page_size, pc.graph) ||
-         asprintf(&kallsyms, "%s/kallsyms", dir) < 0 ||
-         write_kallsyms(kallsyms, c, n) )
-    {
-        xdt_err("export: writing the tracing files in %s: %s", dir,
-                strerror(errno));
-        goto out;
-    }
-
+    if ( !pg || !sizes )
+        goto nomem;
     for ( cpu = 0; cpu < cpus; cpu++ )
     {
-        if ( asprintf(&files[cpu], "%s/cpu%u", dir, cpu) < 0 )
-            goto out;
         pg[cpu].size = page_size;
         pg[cpu].page = malloc(page_size);
-        pg[cpu].f = fopen(files[cpu], "w");
+        pg[cpu].f = tmpfile();
         if ( !pg[cpu].page || !pg[cpu].f )
         {
-            xdt_err("export: %s: %s", files[cpu], strerror(errno));
+            xdt_err("export: CPU %u's pages: %s", cpu, strerror(errno));
             goto out;
         }
     }
     pc.pg = pg;
+    pc.graph = xdt_capture_is_graph(c);
     /* 16 MiB, of which only the pages of the pids seen are touched. */
     pc.seen = mmap(NULL, PID_LIMIT / 8, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if ( pc.seen == MAP_FAILED )
     {
         pc.seen = NULL;
-        goto out;
+        goto nomem;
     }
     if ( xdt_capture_iterate(c, page_one, &pc) )
         goto io;
     for ( cpu = 0; cpu < cpus; cpu++ )
     {
-        int bad = page_flush(&pg[cpu]) | ferror(pg[cpu].f);
+        long end;
 
-        bad |= fclose(pg[cpu].f);
-        pg[cpu].f = NULL;
-        if ( bad )
+        if ( page_flush(&pg[cpu]) || fflush(pg[cpu].f) ||
+             (end = ftell(pg[cpu].f)) < 0 )
             goto io;
+        sizes[cpu] = end;
     }
 
-    if ( write_cmdlines(dir, pc.pids, pc.nr_pids) )
-        goto io;
+    if ( text_open(&kallsyms) || text_open(&cmdlines) )
+        goto nomem;
+    put_kallsyms(kallsyms.f, c, n);
+    put_cmdlines(cmdlines.f, pc.pids, pc.nr_pids);
+    if ( text_close(&kallsyms) || text_close(&cmdlines) )
+        goto nomem;
+
     if ( asprintf(&tmp_out, "%s.tmp", out) < 0 )
-        goto out;
-    h = tracecmd_output_create(tmp_out);
-    if ( !h )
+        goto nomem;
+    f = fopen(tmp_out, "w");
+    if ( !f )
     {
         xdt_err("export: %s: %s", tmp_out, strerror(errno));
         goto out;
     }
-    tracecmd_set_quiet(h, true);
+    put_header(f, page_size, pc.graph, &kallsyms, &cmdlines, cpus);
     /*
-     * libtracecmd 1.3 warns "Cannot find description for buffer" while
-     * writing a version 6 file's only (top) buffer, which it then writes
-     * correctly: keep its errors, not its warnings.
+     * The CPUs' data start page-aligned, after the table of CPUs and
+     * padding.  trace-cmd reads the trace clock at the padding's start (a
+     * size, then the trace_clock file's text), as its own writer puts it
+     * there: Xen's NOW(), nanoseconds on one time base for every CPU, is
+     * what ftrace calls "local".
      */
-    tracecmd_set_loglevel(TEP_LOG_ERROR);
-    if ( tracecmd_output_set_trace_dir(h, dir) ||
-         tracecmd_output_set_kallsyms(h, kallsyms) ||
-         tracecmd_output_set_version(h, 6) )
+    off = ftell(f) + 16ULL * cpus + 8 + strlen(trace_clock);
+    off = (off + page_size - 1) / page_size * page_size;
+    for ( cpu = 0; cpu < cpus; cpu++ )
     {
-        xdt_err("export: libtracecmd refused the output settings");
-        goto out_close;
+        put_u64(f, off);
+        put_u64(f, sizes[cpu]);
+        off += sizes[cpu];
     }
-    tracecmd_set_out_clock(h, "local");
-    if ( tracecmd_output_write_headers(h, NULL) ||
-         tracecmd_write_cmdlines(h) ||
-         tracecmd_append_cpu_data(h, cpus, files) )
+    put_sized(f, 8, trace_clock, strlen(trace_clock));
+    while ( ftell(f) >= 0 && ftell(f) % page_size )
+        fputc(0, f);
+    for ( cpu = 0; cpu < cpus; cpu++ )
+        if ( copy_data(f, pg[cpu].f, sizes[cpu]) )
+            break;
+    if ( cpu < cpus || ferror(f) )
+        goto wr;
+    rc = fclose(f);
+    f = NULL;
+    if ( rc )
     {
-        xdt_err("export: libtracecmd could not write %s: %s", tmp_out,
-                strerror(errno));
-        goto out_close;
+        rc = XDT_EXIT_FAIL;
+        goto wr;
     }
-    tracecmd_output_close(h);
-    h = NULL;
     if ( rename(tmp_out, out) )
     {
         xdt_err("export: %s: %s", out, strerror(errno));
+        rc = XDT_EXIT_FAIL;
         goto out;
     }
     rc = XDT_EXIT_OK;
     goto out;
 
- io:
-    xdt_err("export: writing pages in %s: %s", dir, strerror(errno));
+ nomem:
+    xdt_err("export: %s", strerror(errno ? errno : ENOMEM));
     goto out;
- out_close:
-    tracecmd_output_close(h);
+ io:
+    xdt_err("export: writing CPU pages: %s", strerror(errno));
+    goto out;
+ wr:
+    xdt_err("export: %s: %s", tmp_out, strerror(errno));
  out:
+    if ( f )
+        fclose(f);
     if ( rc && tmp_out )
         unlink(tmp_out);
-    for ( cpu = 0; cpu < cpus; cpu++ )
+    for ( cpu = 0; pg && cpu < cpus; cpu++ )
     {
         if ( pg[cpu].f )
             fclose(pg[cpu].f);
         free(pg[cpu].page);
-        free(files[cpu]);
     }
+    text_close(&kallsyms);
+    text_close(&cmdlines);
+    free(kallsyms.buf);
+    free(cmdlines.buf);
     free(pg);
+    free(sizes);
     if ( pc.seen )
         munmap(pc.seen, PID_LIMIT / 8);
     free(pc.pids);
-    free(files);
-    free(kallsyms);
     free(tmp_out);
-    remove_tree(dir, cpus);
 
     return rc;
 }
-
-#endif /* XDT_NO_TRACECMD */

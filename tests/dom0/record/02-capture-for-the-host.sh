@@ -7,8 +7,8 @@ xen-dyntrace record -t 2 -l '*' -b 4096 -q -o /tmp/host.dat >/tmp/rec.out 2>&1 |
 cat /tmp/rec.out
 lost=$(sed -n 's/^record: .* lost=\([0-9]*\) .*/\1/p' /tmp/rec.out)
 expect_eq "records lost" 0 "$lost"
-# The dom0 build exports JSON too (trace.dat needs libtracecmd, on the host).
+# The dom0 build exports JSON and trace.dat too.
 xen-dyntrace export -f json -o /tmp/host.json /tmp/host.dat || fail "export -f json exited $?"
 grep -q '"traceEvents"' /tmp/host.json || fail "no traceEvents in the JSON"
-no_tracedat /tmp/host.dat
+tracedat_written /tmp/host.dat
 send_to_host XDTFILE /tmp/host.dat

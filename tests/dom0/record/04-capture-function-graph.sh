@@ -43,5 +43,5 @@ case "$res" in *" unopened=0 misattributed=0 negative=0 other=0") ;; *) fail "ba
 xen-dyntrace export -f json -o /tmp/graph.json /tmp/graph.dat || fail "export -f json exited $?"
 calls=$(grep -o '"name":"xen_extra_version","cat":"call","ph":"X"' /tmp/graph.json | wc -l)
 [ "$calls" -ge "$n" ] || fail "only $calls xen_extra_version calls in the JSON"
-no_tracedat /tmp/graph.dat
+tracedat_written /tmp/graph.dat
 send_to_host XDTGRAPH /tmp/graph.dat "$n"

@@ -3,8 +3,8 @@
  * libFuzzer harness of xen-dyntrace's capture reader (tools/xen-dyntrace):
  * each input is a capture file's bytes, read by xdt_capture_load_mem() and,
  * when it is a capture the tool uses (exit status 0 or 4), printed by report
- * (standard output goes to /dev/null) and exported to JSON and, in a build
- * with libtracecmd, to trace.dat, into a temporary directory of our own.
+ * (standard output goes to /dev/null) and exported to JSON and trace.dat,
+ * into a temporary directory of our own.
  *
  * The bytes are copied to end where an inaccessible page begins, as a
  * mapped file may: a read beyond them faults even where the sanitizers
@@ -23,7 +23,7 @@
 
 #include "xen-dyntrace.h"
 
-/* trace.dat keeps a file open per CPU: bounded, to keep runs fast. */
+/* trace.dat keeps a temporary file per CPU: bounded, to keep runs fast. */
 #define TRACEDAT_MAX_CPUS 64
 
 static char dir[4096], json_out[4200], tracedat_out[4200];
@@ -124,10 +124,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         xdt_report_print(&c, &n, size & 1);
         export_json(&c, &n, json_out);
-#ifndef XDT_NO_TRACECMD
         if ( c.nr_cpus <= TRACEDAT_MAX_CPUS )
             export_tracedat(&c, &n, tracedat_out);
-#endif
     }
     xdt_capture_free(&c);
     munmap(map, room + page);
