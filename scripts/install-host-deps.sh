@@ -19,6 +19,9 @@ packages=(
     # exports: trace-cmd, and speedscope (from the npm registry) in Chromium, driven by
     # playwright-core (tests/viewers).
     libxen-dev trace-cmd chromium nodejs
+    # Xen's tools build of the dom0 command in the patched tree (scripts/build-tool-in-tree.sh):
+    # what the tools' configure requires, with the firmware, qemu and docs disabled.
+    pkg-config python3-dev uuid-dev libncurses-dev libyajl-dev zlib1g-dev wget
     # The fuzzer of the capture reader (tests/host/test-capture-fuzz): clang's libFuzzer and
     # sanitizer runtimes (-fsanitize=fuzzer,address,undefined).
     libclang-rt-14-dev

@@ -117,11 +117,11 @@ done
 # the base's Xen version). The host's C library is older than the dom0's, so the libraries' own
 # dependencies are left for the dom0's loader to resolve (--allow-shlib-undefined).
 libdir=$pkgroot/usr/lib/$triplet
-make -s -C "$REPO_ROOT/tools/xen-dyntrace" O="$out/xen-dyntrace" CC="$cc" HYPFS=1 \
+make -s -C "$REPO_ROOT/tools/misc/xen-dyntrace" O="$out/xen-dyntrace" CC="$cc" \
     HYPFS_CFLAGS="-I$pkgroot/usr/include" HYPFS_LIBS="-L$libdir -lxenhypfs" \
     LDFLAGS="-Wl,--allow-shlib-undefined -Wl,-rpath-link,$libdir:$pkgroot/lib/$triplet" ||
     die "building xen-dyntrace failed"
-make -s -C "$REPO_ROOT/tools/xen-dyntrace" O="$out/xen-dyntrace" HYPFS=1 \
+make -s -C "$REPO_ROOT/tools/misc/xen-dyntrace" O="$out/xen-dyntrace" \
     DESTDIR="$stage" install >/dev/null || die "installing xen-dyntrace failed"
 echo "$arch" >"$stage/opt/dyntrace/arch"
 # Which Xen the tests run on, and what the dom0 tools can do there (tests/dom0/lib.sh).

@@ -5,7 +5,8 @@
 # series' COVER-LETTER file, its size and its base), written to build/patches-out/BASE/N/. Prints
 # the list of series and patches with the lines each adds and removes. With "check", also apply
 # the written series with git am, one after the other, onto the pristine tree and require each
-# result to be exactly the prepared tree at that series' end (tag dyntrace-series-N).
+# result to be exactly the prepared tree at that series' end (tag dyntrace-series-N), and Xen's
+# tools build to make the dom0 command the last series adds (scripts/build-tool-in-tree.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
@@ -66,6 +67,11 @@ if [ "${1:-}" = check ]; then
         }
         log "$XEN_VARIANT: series $n's ${#series[@]} patches apply with git am and give the prepared tree"
     done
+    # The last series puts the dom0 command in Xen's tools: Xen's tools build must make it.
+    if [ -f "$scratch/am/tools/misc/xen-dyntrace/Makefile" ]; then
+        "$REPO_ROOT/scripts/build-tool-in-tree.sh" "$scratch/am" >/dev/null
+        log "$XEN_VARIANT: Xen's tools build makes tools/misc/xen-dyntrace (against the tree's libxenhypfs)"
+    fi
     git -C "$tree" worktree remove --force "$scratch/am"
     [ "$(git -C "$tree" rev-parse "HEAD^{tree}")" = "$want" ] ||
         die "the prepared tree's last commit is not the last series' end"

@@ -3,8 +3,9 @@
 # first commit is the pristine Xen tree of XEN_BASE (tag dyntrace-base), followed by one commit per
 # entry of patches/series: the entry's patch (edits to files Xen already has; patches/BASE/NAME
 # replaces patches/NAME on that base) plus the new files the entry names, taken whole from this
-# repository's xen/ and docs/designs/ (the same paths in Xen's tree). Every file there must
-# belong to exactly one entry, so the
+# repository's xen/, docs/designs/ and tools/misc/ (the same paths in Xen's tree; not
+# tools/misc/xen-dyntrace/GNUmakefile, this repository's own build of the command). Every file
+# there must belong to exactly one entry, so the
 # commits hold every line of our hypervisor code; `make patches` is git format-patch of them.
 # Our files are committed as unifdef resolves them at that entry: the symbols of the entries so
 # far defined, the later ones undefined (define= in patches/series), so that an entry's additions
@@ -95,8 +96,9 @@ stage() {
 (
     cd "$REPO_ROOT"
     unset GIT_INDEX_FILE
-    git ls-files -co --exclude-standard -- xen docs/designs 2>/dev/null || find xen docs/designs -type f
-) | sort -u >"$msg.unclaimed"
+    git ls-files -co --exclude-standard -- xen docs/designs tools/misc 2>/dev/null ||
+        find xen docs/designs tools/misc -type f
+) | grep -vx 'tools/misc/xen-dyntrace/GNUmakefile' | sort -u >"$msg.unclaimed"
 
 "$REPO_ROOT/scripts/lib/series.sh" "$XEN_BASE" >"$msg.list"
 last_series=0
@@ -119,7 +121,7 @@ while read -r p pf series define files; do
         g apply --cached --whitespace=nowarn "$pf" || die "patch $p does not apply on $XEN_BASE"
     fi
     for f in $files; do
-        grep -qxF "$f" "$msg.unclaimed" || die "series: $f (in $p) is not an unclaimed file of xen/"
+        grep -qxF "$f" "$msg.unclaimed" || die "series: $f (in $p) is not an unclaimed file of xen/, docs/designs/ or tools/misc/"
         sed -i "\#^$f\$#d" "$msg.unclaimed"
         claimed+=("$f")
     done
@@ -136,7 +138,7 @@ while read -r p pf series define files; do
 done <"$msg.list"
 [ "$last_series" = 0 ] || g update-ref "refs/tags/dyntrace-series-$last_series" "$head"
 [ -n "${SERIES:-}" ] || [ ! -s "$msg.unclaimed" ] ||
-    die "files of xen/ in no series entry: $(head -5 "$msg.unclaimed" | tr '\n' ' ')"
+    die "files of ours in no series entry: $(head -5 "$msg.unclaimed" | tr '\n' ' ')"
 
 unset GIT_INDEX_FILE
 rm -f "$tree/.git/dyntrace-index"

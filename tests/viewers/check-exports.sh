@@ -31,7 +31,7 @@ pass() { echo "ok $name-$1"; }
 failed() { echo "not ok $name-$1"; }
 
 # The host build: record (Debian 12's libxenhypfs).
-if ! make -s -C "$REPO_ROOT/tools/xen-dyntrace" O="$tool_dir" HYPFS=1 >"$out/build.log" 2>&1; then
+if ! make -s -C "$REPO_ROOT/tools/misc/xen-dyntrace" O="$tool_dir" >"$out/build.log" 2>&1; then
     cat "$out/build.log" >&2
     failed "build: xen-dyntrace"
     exit 0

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * libFuzzer harness of xen-dyntrace's capture reader (tools/xen-dyntrace):
+ * libFuzzer harness of xen-dyntrace's capture reader (tools/misc/xen-dyntrace):
  * each input is a capture file's bytes, read by xdt_capture_load_mem() and,
  * when it is a capture the tool uses (exit status 0 or 4), printed by report
  * (standard output goes to /dev/null) and exported to JSON and trace.dat,

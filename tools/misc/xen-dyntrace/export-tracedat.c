@@ -16,8 +16,8 @@
  * for longer gaps; a loss marks the next page "missed events" with the count
  * stored, which trace-cmd reports as LOST).  kallsyms holds each traceable
  * function at its patch site (the ip of our records), plus the --symbols map
- * when given.  The file is written little-endian with 8-byte longs: the
- * tool's own host order is checked against that at the start.
+ * when given.  The file is little-endian with 8-byte longs, as the host is
+ * (xen-dyntrace.h).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -33,7 +33,8 @@
 /* Event sizes: the common fields (8), then the event's own. */
 #define FUNCTION_SIZE     24            /* ip 8, parent_ip 8 */
 #define GRAPH_ENT_SIZE    24            /* func 8, depth 4, padding 4 */
-#define GRAPH_EXIT_SIZE   40            /* func, depth, overrun, calltime, rettime */
+/* func, depth, overrun, calltime, rettime */
+#define GRAPH_EXIT_SIZE   40
 #define EVENT_MAX_SIZE    GRAPH_EXIT_SIZE
 #define PAGE_HEADER_SIZE  16            /* u64 timestamp, local_t commit */
 #define TYPE_TIME_EXTEND  30
@@ -68,7 +69,8 @@ static const char function_format[] =
     "format:\n"
     "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
     "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;"
+    "\tsigned:0;\n"
     "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
     "\n"
     "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
@@ -79,7 +81,8 @@ static const char function_format[] =
 #define COMMON_FIELDS \
     "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
     "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;" \
+    "\tsigned:0;\n" \
     "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
 
 /* ftrace's function_graph events, with the kernel's field names. */
@@ -150,9 +153,16 @@ static int page_flush(struct pager *p)
 /* ftrace's common_flags of a record. */
 static uint8_t common_flags(const struct xen_dyntrace_record *r)
 {
-    return ((r->flags & XEN_DYNTRACE_FLAG_IRQS_OFF) ? TRACE_FLAG_IRQS_OFF : 0) |
-           ((r->flags & XEN_DYNTRACE_FLAG_IN_IRQ) ? TRACE_FLAG_HARDIRQ : 0) |
-           ((r->flags & XEN_DYNTRACE_FLAG_IN_NMI) ? TRACE_FLAG_NMI : 0);
+    uint8_t f = 0;
+
+    if ( r->flags & XEN_DYNTRACE_FLAG_IRQS_OFF )
+        f |= TRACE_FLAG_IRQS_OFF;
+    if ( r->flags & XEN_DYNTRACE_FLAG_IN_IRQ )
+        f |= TRACE_FLAG_HARDIRQ;
+    if ( r->flags & XEN_DYNTRACE_FLAG_IN_NMI )
+        f |= TRACE_FLAG_NMI;
+
+    return f;
 }
 
 /*
@@ -445,7 +455,6 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
                     const char *out)
 {
     static const char trace_clock[] = "[local] global\n";
-    const uint16_t one = 1;
     unsigned int page_size = sysconf(_SC_PAGESIZE), cpu, cpus = c->nr_cpus;
     struct pager *pg = calloc(cpus ? cpus : 1, sizeof(*pg));
     uint64_t *sizes = calloc(cpus ? cpus : 1, sizeof(*sizes));
@@ -456,14 +465,6 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
     uint64_t off;
     int rc = XDT_EXIT_FAIL;
 
-    if ( *(const uint8_t *)&one != 1 )
-    {
-        xdt_err("export: trace.dat is written little-endian, by a "
-                "little-endian host");
-        free(pg);
-        free(sizes);
-        return XDT_EXIT_FAIL;
-    }
     if ( !pg || !sizes )
         goto nomem;
     for ( cpu = 0; cpu < cpus; cpu++ )

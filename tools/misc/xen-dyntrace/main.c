@@ -61,23 +61,9 @@ int main(int argc, char **argv)
         return XDT_EXIT_OK;
     }
     if ( !strcmp(argv[1], "record") )
-#ifdef XDT_NO_RECORD
-    {
-        xdt_err("record: this build has no libxenhypfs (it runs in dom0)");
-        return XDT_EXIT_FAIL;
-    }
-#else
         return cmd_record(argc - 1, argv + 1);
-#endif
     if ( !strcmp(argv[1], "reset") )
-#ifdef XDT_NO_RECORD
-    {
-        xdt_err("reset: this build has no libxenhypfs (it runs in dom0)");
-        return XDT_EXIT_FAIL;
-    }
-#else
         return cmd_reset(argc - 1, argv + 1);
-#endif
     if ( !strcmp(argv[1], "report") )
         return cmd_report(argc - 1, argv + 1);
     if ( !strcmp(argv[1], "export") )

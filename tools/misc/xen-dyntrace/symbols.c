@@ -52,7 +52,7 @@ static const char *parse_hex(const char *p, const char *end, uint64_t *val)
     return p > start ? p : NULL;
 }
 
-/* A symbol name: printable, without blanks (and no NUL, which would cut it). */
+/* A symbol name: printable, no blanks (and no NUL, which would cut it). */
 static bool name_ok(const char *p, const char *end)
 {
     if ( p >= end )
@@ -175,8 +175,8 @@ int xdt_symtab_load(struct xdt_symtab *t, const char *path)
     free(buf);
     if ( rc || !t->nr )
     {
-        xdt_err("%s: not a symbol map (expected `nm -n xen-syms` lines: ADDRESS TYPE NAME)",
-                path);
+        xdt_err("%s: not a symbol map (expected `nm -n xen-syms` lines: "
+                "ADDRESS TYPE NAME)", path);
         return -1;
     }
 

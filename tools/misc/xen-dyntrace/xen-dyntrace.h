@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "the raw records and the capture file are little-endian; so must the host be"
+#error "the records are little-endian: build for a little-endian host"
 #endif
 
 /* Exit statuses (the man page's EXIT STATUS). */
@@ -23,13 +23,14 @@
 #define XDT_EXIT_USAGE     2
 #define XDT_EXIT_BADFILE   3   /* not a capture, or a version we cannot read */
 #define XDT_EXIT_TRUNCATED 4   /* records up to the truncation were used */
-#define XDT_EXIT_SIGNAL    128 /* + N: record stopped by signal N in its set-up */
+/* + N: record stopped by signal N in its set-up */
+#define XDT_EXIT_SIGNAL    128
 
 /*
  * per_cpu/cpuN/trace_pipe_raw: the hypervisor's public header (Xen's
- * xen/include/public/dyntrace.h; the Makefile's XEN_INCLUDE).
+ * xen/include/public/dyntrace.h, which Xen's tools see as <xen/dyntrace.h>).
  */
-#include <public/dyntrace.h>
+#include <xen/dyntrace.h>
 
 #define XDT_RAW_HEADER_SIZE sizeof(struct xen_dyntrace_raw_header)
 #define XDT_RAW_RECORD_SIZE sizeof(struct xen_dyntrace_record)
@@ -38,9 +39,9 @@
 #define XDT_DOMID_IDLE 0x7FFF
 
 /*
- * The capture file (docs/user-guide.md, "Capture file"): a 32-byte file header, then
- * chunks, each a 16-byte chunk header and its payload.  Written append-only,
- * so a file cut anywhere keeps every whole chunk before the cut.
+ * The capture file (xen-dyntrace.1, CAPTURE FILE): a 32-byte file header,
+ * then chunks, each a 16-byte chunk header and its payload.  Written
+ * append-only, so a file cut anywhere keeps every whole chunk before the cut.
  */
 #define XDT_CAP_MAGIC       "XDTCAPT\n"
 #define XDT_CAP_VERSION     1

@@ -63,8 +63,8 @@ static void close_run(FILE *f, unsigned int cpu, struct run *r, uint64_t end)
     xdt_context(&rec, ctx, sizeof(ctx));
     fprintf(f, ",\n{\"name\":");
     json_str(f, ctx);
-    fprintf(f, ",\"cat\":\"context\",\"ph\":\"X\",\"pid\":0,\"tid\":%u,\"ts\":",
-            cpu);
+    fprintf(f, ",\"cat\":\"context\",\"ph\":\"X\",\"pid\":0,"
+            "\"tid\":%u,\"ts\":", cpu);
     us(f, r->start);
     fprintf(f, ",\"dur\":");
     us(f, end - r->start);

@@ -477,9 +477,9 @@ static int write_meta(struct rec_state *s, const struct rec_opts *o)
 static void usage(FILE *f)
 {
     fprintf(f,
-"usage: xen-dyntrace record [-p TRACER] [-l FILTER] [-n NOTRACE] [-d DOMAINS]\n"
-"                           [-b KB] [-t SECONDS] [-i MS] [-o FILE] [-k] [-q]\n"
-"                           [--no-filter]\n"
+"usage: xen-dyntrace record [-p TRACER] [-l FILTER] [-n NOTRACE]\n"
+"                           [-d DOMAINS] [-b KB] [-t SECONDS] [-i MS]\n"
+"                           [-o FILE] [-k] [-q] [--no-filter]\n"
 "  -p TRACER   tracer to run (default: function)\n"
 "  -l FILTER   set_function_filter, e.g. '*' or 'do_* !do_softirq'\n"
 "  -n NOTRACE  set_function_notrace\n"
@@ -669,8 +669,8 @@ int cmd_record(int argc, char **argv)
         if ( progress && round >= next_progress )
         {
             elapsed = round - t0;
-            fprintf(stderr, "\rrecord: %.0f s  %" PRIu64 " records  %.0f/s  lost %"
-                    PRIu64 "   ", elapsed, s.records,
+            fprintf(stderr, "\rrecord: %.0f s  %" PRIu64 " records  "
+                    "%.0f/s  lost %" PRIu64 "   ", elapsed, s.records,
                     elapsed > 0 ? s.records / elapsed : 0.0, s.lost);
             next_progress += 1;
         }
@@ -679,8 +679,10 @@ int cmd_record(int argc, char **argv)
             wait = t_end - round;
         if ( wait > 0 && !failed )
         {
-            struct timespec ts = { .tv_sec = (time_t)wait,
-                                   .tv_nsec = (long)((wait - (time_t)wait) * 1e9) };
+            struct timespec ts = {
+                .tv_sec = (time_t)wait,
+                .tv_nsec = (long)((wait - (time_t)wait) * 1e9),
+            };
 
             nanosleep(&ts, NULL);   /* A signal ends it early. */
         }
@@ -714,7 +716,8 @@ int cmd_record(int argc, char **argv)
     if ( xdt_writer_close(&s.w) || s.w.err )
     {
         xdt_err("record: writing %s: %s: stopped; it holds the %" PRIu64
-                " records saved before (%" PRIu64 " bytes, every chunk whole)%s",
+                " records saved before (%" PRIu64 " bytes, every chunk "
+                "whole)%s",
                 o.out, strerror(s.w.err), s.records, s.w.size,
                 s.unsaved ? ", the read that failed is lost" : "");
         failed = 1;

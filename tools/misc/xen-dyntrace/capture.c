@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The capture file (docs/user-guide.md, "Capture file").  The writer appends whole
- * chunks only: a chunk that cannot be written completely is cut off again,
- * so the file always ends on a chunk boundary when record stops on an error.
+ * The capture file (xen-dyntrace.1, CAPTURE FILE).  The writer appends
+ * whole chunks only: a chunk that cannot be written completely is cut off
+ * again, so the file always ends on a chunk boundary when record stops on an
+ * error.
  * The loader checks every header and every record (a file may come from
  * anywhere: what the readers index by is checked once, here), uses every
  * whole chunk before a truncation and merges the CPUs' records by time.
@@ -188,8 +189,8 @@ static const char *check_record(const struct xen_dyntrace_record *r,
         snprintf(why, len, "record %" PRIu32 ": flags 0x%02x: a tail that is "
                  "not a return", i, r->flags);
     else if ( !graph && r->depth )
-        snprintf(why, len, "record %" PRIu32 ": a function record with depth %u",
-                 i, r->depth);
+        snprintf(why, len, "record %" PRIu32 ": a function record with "
+                 "depth %u", i, r->depth);
     else if ( graph && !r->depth )
         snprintf(why, len, "record %" PRIu32 ": a function_graph record with "
                  "depth 0", i);
@@ -227,7 +228,8 @@ static const char *check_raw(const uint8_t *p, uint64_t len, uint32_t cpu,
     {
         struct xen_dyntrace_record r;
 
-        raw_record(&r, p + XDT_RAW_HEADER_SIZE + (size_t)i * XDT_RAW_RECORD_SIZE);
+        raw_record(&r, p + XDT_RAW_HEADER_SIZE +
+                       (size_t)i * XDT_RAW_RECORD_SIZE);
         if ( check_record(&r, cpu, i, why, wlen) )
             return why;
     }
@@ -270,8 +272,8 @@ int xdt_capture_load_mem(struct xdt_capture *c, const void *data, size_t len,
     c->len = len;
     if ( len < sizeof(fh) || memcmp(c->data, XDT_CAP_MAGIC, 8) )
     {
-        xdt_err("%s: not an xen-dyntrace capture (no \"XDTCAPT\" magic at byte 0)",
-                path);
+        xdt_err("%s: not an xen-dyntrace capture (no \"XDTCAPT\" magic "
+                "at byte 0)", path);
         return rc;
     }
     memcpy(&fh, c->data, sizeof(fh));
@@ -344,11 +346,13 @@ int xdt_capture_load_mem(struct xdt_capture *c, const void *data, size_t len,
             }
             if ( ch.cpu >= c->nr_cpus )
             {
-                struct xdt_cpu_chunks *n = realloc(c->cpu, (ch.cpu + 1) * sizeof(*n));
+                size_t more = ch.cpu + 1 - c->nr_cpus;
+                struct xdt_cpu_chunks *n = realloc(c->cpu,
+                                                   (ch.cpu + 1) * sizeof(*n));
 
                 if ( !n )
                     goto nomem;
-                memset(n + c->nr_cpus, 0, (ch.cpu + 1 - c->nr_cpus) * sizeof(*n));
+                memset(n + c->nr_cpus, 0, more * sizeof(*n));
                 c->cpu = n;
                 c->nr_cpus = ch.cpu + 1;
             }

@@ -95,7 +95,8 @@ static int print_event(const struct xdt_event *e, void *arg)
            (r->flags & XEN_DYNTRACE_FLAG_IN_IRQ) ? 'h' : '.',
            (r->flags & XEN_DYNTRACE_FLAG_IN_NMI) ? 'z' : '.',
            r->ts / 1000000000, pc->ns ? 9 : 6,
-           pc->ns ? r->ts % 1000000000 : r->ts % 1000000000 / 1000, fn, caller);
+           pc->ns ? r->ts % 1000000000 : r->ts % 1000000000 / 1000, fn,
+           caller);
 
     return ferror(stdout) ? -1 : 0;
 }
@@ -133,11 +134,13 @@ static void report_usage(FILE *f)
 {
     fprintf(f,
 "usage: xen-dyntrace report [-t] [--symbols MAP] [FILE]\n"
-"       xen-dyntrace export -f json|trace.dat [-o OUT] [--symbols MAP] [FILE]\n"
+"       xen-dyntrace export -f json|trace.dat [-o OUT] [--symbols MAP]\n"
+"                           [FILE]\n"
 "  FILE           capture (default: xen-dyntrace.dat)\n"
 "  --symbols MAP  `nm -n xen-syms` output, to name callers\n"
 "  -t             report: timestamps in nanoseconds\n"
-"  -f FORMAT      json (Chrome/Perfetto trace events) or trace.dat (trace-cmd)\n"
+"  -f FORMAT      json (Chrome/Perfetto trace events) or trace.dat\n"
+"                 (trace-cmd)\n"
 "  -o OUT         output (default: FILE with .json or .trace.dat appended)\n");
 }
 
