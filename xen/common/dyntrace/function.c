@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * dyntrace: the nop and function tracers: their record, the callback
- * that fills it into a reserved ring slot, and the ftrace-style output.
+ * dyntrace: the nop and function tracers: the callback that fills a
+ * record into a reserved ring slot, and the lines of their text (the
+ * output layer they share with function_graph is output.c).
  */
 
 #include <xen/bug.h>
@@ -12,26 +13,10 @@
 #include <xen/sched.h>
 #include <xen/symbols.h>
 #include <xen/time.h>
-#include <xen/xmalloc.h>
 
 #include "output.h"
 #include "ring.h"
 #include "tracer.h"
-
-/*
- * Recording on or off: dt_recording says whether the callback writes
- * (dt_state_set_on()); the buffers keep taking records, and holding each
- * one in turn drains the callbacks still writing.
- */
-int cf_check dt_rings_set_on_cb(bool on)
-{
-    return dt_rings_set_on(true);
-}
-
-int cf_check dt_rings_clear_cb(void)
-{
-    return dt_rings_clear();
-}
 
 static void cf_check print_header(struct dyntrace_text *t, unsigned long max,
                          const char *name, uint64_t entries, uint64_t written,
@@ -49,21 +34,6 @@ static void cf_check print_header(struct dyntrace_text *t, unsigned long max,
         "#   CONTEXT   CPU# |||  TIMESTAMP  FUNCTION\n"
         "#      |        |  |||      |         |\n",
         name, entries, written, nr_present);
-}
-
-const char *dt_symbol_cached(struct sym_cache *c, unsigned long addr)
-{
-    unsigned int i = (addr ^ (addr >> 6) ^ (addr >> 12)) % SYM_CACHE_SIZE;
-
-    if ( c->addr[i] != addr || !c->name[i][0] )
-    {
-        char buf[KSYM_NAME_LEN + 1];
-
-        safe_strcpy(c->name[i], dyntrace_symbol(addr, buf));
-        c->addr[i] = addr;
-    }
-
-    return c->name[i];
 }
 
 static unsigned int cf_check print_record(
@@ -88,264 +58,6 @@ static unsigned int cf_check print_record(
                          dt_symbol_cached(&c->caller, r->parent_ip));
 
     return 1;
-}
-
-/*
- * The merge: one cursor per CPU of the snapshot, in a binary min-heap keyed
- * on the timestamp of the cursor's next record.  Each record costs
- * O(log CPUs), so formatting is linear in the records whatever NR_CPUS is.
- */
-struct cursor {
-    struct dt_ring_copy *copy;
-    const struct xen_dyntrace_record *next, *end;
-};
-
-static bool cursor_before(const struct cursor *a, const struct cursor *b)
-{
-    return a->next->ts < b->next->ts;
-}
-
-static void heap_down(struct cursor *h, unsigned int n, unsigned int i)
-{
-    unsigned int child;
-
-    for ( ; (child = 2 * i + 1) < n; i = child )
-    {
-        struct cursor t;
-
-        if ( child + 1 < n && cursor_before(&h[child + 1], &h[child]) )
-            child++;
-        if ( !cursor_before(&h[child], &h[i]) )
-            break;
-        t = h[i];
-        h[i] = h[child];
-        h[child] = t;
-    }
-}
-
-/*
- * A record's raw stamp in NOW()'s nanoseconds, with its buffer's anchors
- * (B14), for reading it.
- */
-#ifdef DYNTRACE_WITH_GRAPH
-/*
- * A function_graph return's entry time is converted the same way when an
- * anchor is near it, so that it equals its entry record's time (graph.c
- * pairs them so); otherwise (no entry record took an anchor:
- * tracing_thresh) it is the return's time less the duration.  Never after
- * the return.
- */
-#endif
-void dt_record_to_ns(const struct dt_ring_copy *c,
-                     struct xen_dyntrace_record *r)
-{
-    if ( r->flags & XEN_DYNTRACE_FLAG_RAW_TS )
-    {
-        s_time_t ns = dt_copy_stamp_to_ns(c, r->ts, NULL);
-
-#ifdef DYNTRACE_WITH_GRAPH
-        if ( r->flags & XEN_DYNTRACE_FLAG_GRAPH_RET )
-        {
-            bool anchored;
-            s_time_t call = dt_copy_stamp_to_ns(c, r->parent_ip, &anchored);
-
-            if ( !anchored )
-                call = ns - dt_stamp_delta_ns(r->ts - r->parent_ip);
-            r->parent_ip = min(call, ns);
-        }
-#endif
-        r->ts = ns;
-        r->flags &= ~XEN_DYNTRACE_FLAG_RAW_TS;
-    }
-}
-
-/*
- * First pass, in buffer order: convert NMI/MCE timestamps to nanoseconds
- * (the merge compares them), then add up the exact length of every line
- * (a line may use several records of its CPU: the same ones as below).
- */
-static unsigned long measure(const struct dt_format *f,
-                             struct dt_ring_snapshot *snap,
-                             struct sym_caches *cache)
-{
-    unsigned long len = 0;
-    unsigned int i, j;
-
-    for ( i = 0; i < snap->nr_cpus; i++ )
-    {
-        struct xen_dyntrace_record *recs = snap->cpu[i].recs;
-        unsigned int nr = snap->cpu[i].nr;
-
-        for ( j = 0; j < nr; j++ )
-            dt_record_to_ns(&snap->cpu[i], &recs[j]);
-        for ( j = 0; j < nr; )
-        {
-            struct dyntrace_text line;
-            char buf[LINE_MAX];
-
-            line.buf = buf;
-            buf[0] = '\0';
-            line.len = 1;
-            j += f->line(&line, sizeof(buf), cache, &recs[j], &recs[nr]);
-            len += line.len - 1;
-        }
-    }
-
-    return len;
-}
-
-/* A consuming read returns at most this many records. */
-#define PIPE_MAX_RECORDS 1024
-/* Room for "CPU:<cpu> [LOST <n> EVENTS]\n". */
-#define LOST_LINE_MAX 48
-
-static void print_lost(struct dyntrace_text *t, unsigned long max,
-                       struct dt_ring_copy *c)
-{
-    if ( c->lost )
-        dyntrace_text_printf(t, max, "CPU:%u [LOST %"PRIu64" EVENTS]\n",
-                             c->cpu, c->lost);
-    c->lost_shown = true;
-}
-
-/*
- * One owned snapshot of the buffers the read asks for, merged by time and
- * formatted into text of exactly the size its lines need (plus room for the
- * header, or for the lines of losses).  A consuming read (rd->pipe) takes
- * the oldest records, at most PIPE_MAX_RECORDS in time order, and counts in
- * each copy's take what it returned, for the commit.
- */
-int dt_print_rings(const struct dt_format *f, struct dyntrace_text *t,
-                   struct dyntrace_read *rd)
-{
-    struct dt_ring_snapshot *snap;
-    struct sym_caches *cache;
-    struct cursor *heap = NULL;
-    unsigned int i, n = 0, left = PIPE_MAX_RECORDS;
-    uint64_t entries = 0, written = 0;
-    unsigned long max;
-    int rc;
-
-    cache = xzalloc(struct sym_caches);
-    if ( !cache )
-        return -ENOMEM;
-
-    rc = dt_rings_snapshot(&snap, rd->cpu, rd->pipe ? PIPE_MAX_RECORDS : 0);
-    if ( rc )
-    {
-        xfree(cache);
-        return rc;
-    }
-
-    heap = xmalloc_array(struct cursor, snap->nr_cpus);
-    rc = -ENOMEM;
-    if ( !heap )
-        goto out;
-
-    for ( i = 0; i < snap->nr_cpus; i++ )
-    {
-        struct dt_ring_copy *c = &snap->cpu[i];
-
-        entries += c->nr;
-        written += c->written + c->dropped;
-        c->lost_shown = !rd->pipe;
-        if ( !c->nr )
-            continue;
-        heap[n].copy = c;
-        heap[n].next = c->recs;
-        heap[n].end = heap[n].next + c->nr;
-        n++;
-    }
-
-    max = (rd->pipe ? snap->nr_cpus * LOST_LINE_MAX : HEADER_MAX) +
-          measure(f, snap, cache) + 1;
-    rc = dyntrace_text_alloc(t, max);
-    if ( rc )
-        goto out;
-
-    if ( !rd->pipe )
-        f->header(t, max, f->name, entries, written, snap->nr_present);
-
-    for ( i = n / 2; i-- > 0; )
-        heap_down(heap, n, i);
-    while ( n && (!rd->pipe || left--) )
-    {
-        struct dt_ring_copy *c = heap[0].copy;
-
-        unsigned int used;
-
-        if ( !c->lost_shown )
-            print_lost(t, max, c);
-        used = f->line(t, max, cache, heap[0].next, heap[0].end);
-        c->take += used;
-        heap[0].next += used;
-        if ( heap[0].next == heap[0].end )
-            heap[0] = heap[--n];
-        heap_down(heap, n, 0);
-    }
-
-    if ( rd->pipe )
-    {
-        /* Losses of the buffers no record was returned from. */
-        for ( i = 0; i < snap->nr_cpus; i++ )
-            if ( !snap->cpu[i].lost_shown )
-                print_lost(t, max, &snap->cpu[i]);
-        rd->consume = snap;
-        snap = NULL;
-    }
-
- out:
-    xfree(heap);
-    dt_rings_free_snapshot(snap);
-    xfree(cache);
-    return rc;
-}
-
-/*
- * per_cpu/cpuN/trace_pipe_raw: struct xen_dyntrace_raw_header, then the
- * records as they are kept, in ns (public/dyntrace.h).
- */
-int dt_print_raw(struct dyntrace_text *t, struct dyntrace_read *rd)
-{
-    struct dt_ring_snapshot *snap;
-    struct xen_dyntrace_raw_header *h;
-    struct dt_ring_copy *c;
-    struct xen_dyntrace_record *recs;
-    unsigned int i;
-    int rc;
-
-    ASSERT(rd->pipe && rd->cpu >= 0);
-    rc = dt_rings_snapshot(&snap, rd->cpu, XEN_DYNTRACE_RAW_MAX_RECORDS);
-    if ( rc )
-        return rc;
-    c = &snap->cpu[0];
-    recs = c->recs;
-
-    rc = dyntrace_text_alloc(t, sizeof(*h) +
-                                (unsigned long)c->nr * RECORD_SIZE);
-    if ( rc )
-    {
-        dt_rings_free_snapshot(snap);
-        return rc;
-    }
-    for ( i = 0; i < c->nr; i++ )
-        dt_record_to_ns(c, &recs[i]);
-
-    h = (struct xen_dyntrace_raw_header *)t->buf;
-    h->magic = XEN_DYNTRACE_RAW_MAGIC;
-    h->version = XEN_DYNTRACE_RAW_VERSION;
-    h->header_size = sizeof(*h);
-    h->record_size = RECORD_SIZE;
-    h->cpu = c->cpu;
-    h->nr = c->nr;
-    h->lost = c->lost;
-    h->left = c->entries - c->nr;
-    memcpy(h + 1, recs, (unsigned long)c->nr * RECORD_SIZE);
-    t->len = sizeof(*h) + c->nr * RECORD_SIZE;
-    c->take = c->nr;
-    rd->consume = snap;
-
-    return 0;
 }
 
 static const struct dt_format nop_format = {
@@ -486,7 +198,6 @@ static int __init cf_check function_tracer_init(void)
     if ( rc )
         return rc;
 
-    /* nop first: tracing starts with the first tracer registered. */
     dyntrace_register_tracer(&nop_tracer);
     dyntrace_register_tracer(&function_tracer);
 

@@ -506,5 +506,8 @@ static int __init cf_check graph_tracer_init(void)
 
     return 0;
 }
-/* After function.c's: the rings exist, and nop is the first tracer. */
+/*
+ * It needs nothing of the other tracers at boot (the rings are written only
+ * once it is selected, after /tracing exists).
+ */
 presmp_initcall(graph_tracer_init);

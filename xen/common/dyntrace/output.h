@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * dyntrace: the record the ring tracers keep, and the output layer
- * they share (function.c): the merge of the per-CPU buffers into one text,
+ * they share (output.c): the merge of the per-CPU buffers into one text,
  * the raw format, and the symbol caches.  A tracer gives its header and its
  * line printer (struct dt_format).
  */
@@ -71,7 +71,7 @@ int dt_print_rings(const struct dt_format *f, struct dyntrace_text *t,
                    struct dyntrace_read *rd);
 /* per_cpu/cpuN/trace_pipe_raw. */
 int dt_print_raw(struct dyntrace_text *t, struct dyntrace_read *rd);
-/* Convert a copied record's raw stamps to NOW()'s ns (function.c). */
+/* Convert a copied record's raw stamps to NOW()'s ns. */
 struct dt_ring_copy;
 void dt_record_to_ns(const struct dt_ring_copy *c,
                      struct xen_dyntrace_record *r);

@@ -744,15 +744,18 @@ int dt_request(struct dt_change *c)
     return rc;
 }
 
+/*
+ * The sites, before any other CPU is up: their table, then each made the
+ * untraced instruction(s).  Nothing else at boot depends on it but
+ * /tracing (hypfs.c), whose initcall runs after every presmp one.
+ */
 static int __init cf_check dyntrace_patch_sites_init(void)
 {
-    /* Single CPU still: make every site the untraced instruction(s). */
-    if ( dt_sites_nr() )
+    if ( !dt_sites_init() )
         arch_dyntrace_init_sites(dt_sites_table(), dt_sites_nr());
 
     return 0;
 }
-/* After sites.c's presmp initcall: sites.o is linked before patch.o. */
 presmp_initcall(dyntrace_patch_sites_init);
 
 int __init dt_state_init(void)

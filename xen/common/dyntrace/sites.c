@@ -315,7 +315,7 @@ static int __init build_site_table(unsigned long *tab, unsigned int n)
     return 0;
 }
 
-static int __init cf_check dyntrace_sites_init(void)
+int __init dt_sites_init(void)
 {
     const unsigned long *p;
     unsigned long *tab;
@@ -353,4 +353,3 @@ static int __init cf_check dyntrace_sites_init(void)
     printk(XENLOG_ERR "dyntrace: out of memory, tracer absent\n");
     return -ENOMEM;
 }
-presmp_initcall(dyntrace_sites_init);

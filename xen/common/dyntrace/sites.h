@@ -5,6 +5,12 @@
 
 #include <xen/types.h>
 
+/*
+ * Build the table from the linker's list of patchable entries, at boot
+ * (patch.c's initcall, which then makes every site the untraced
+ * instruction(s)).  Without sites the tracer stays absent: 0 sites.
+ */
+int dt_sites_init(void);
 /* Sites kept at boot (0: the tracer is absent), indexed in address order. */
 unsigned int dt_sites_nr(void);
 unsigned long dt_site_addr(unsigned int i);

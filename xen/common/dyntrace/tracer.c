@@ -115,7 +115,7 @@ struct dyntrace_tracer *dt_tracer_find(const char *name)
 
 struct dyntrace_tracer *dt_tracer_default(void)
 {
-    return nr_tracers ? tracers[0] : NULL;
+    return dt_tracer_find("nop");
 }
 
 const char *dt_tracers_text(void)

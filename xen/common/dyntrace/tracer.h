@@ -24,7 +24,12 @@ extern bool dt_recording;
 
 /* The registered tracer of that name, or NULL. */
 struct dyntrace_tracer *dt_tracer_find(const char *name);
-/* The first tracer registered (the one at boot), or NULL. */
+/*
+ * The tracer at boot: nop, as ftrace's, whatever order the tracers
+ * registered in; NULL if it is absent.  Tracers register in presmp
+ * initcalls, each on its own; /tracing (hypfs.c, a later initcall) reads
+ * the registry once they all have.
+ */
 struct dyntrace_tracer *dt_tracer_default(void);
 /* The registered tracers' names, space-separated (static storage). */
 const char *dt_tracers_text(void);
