@@ -22,14 +22,6 @@
 #define NF    64                /* functions of the fake image */
 #define NCPUS 4
 
-/* return.c: what x86's switch_stack_and_jump() calls (asm/current.h). */
-void dyntrace_stack_reset(void);
-
-/* Each CPU's simulated stack: return slots, the outermost call's highest. */
-static unsigned long stacks[NR_CPUS][16];
-
-#define SLOT(cpu, depth) (&stacks[cpu][15 - (depth)])
-
 /* Filter, then the profiler on: each must succeed. */
 static bool profile_on(const char *filter)
 {
@@ -40,43 +32,6 @@ static bool profile_on(const char *filter)
         diag("profile_on(\"%s\"): %ld %ld", filter, r1, r2);
 
     return !r1 && !r2;
-}
-
-/* Where a call of fn returns to: into the next function, its caller. */
-static unsigned long ret_of(unsigned int fn)
-{
-    return img_addr((fn + 1) % img_nfuncs()) + 0x11;
-}
-
-/*
- * A call of function fn on cpu by v, its return address waiting at slot.
- * True if its return was hooked.
- */
-static bool call_at(unsigned int cpu, struct vcpu *v, unsigned int fn,
-                    unsigned long *slot)
-{
-    struct stub_ctx ctx = stub_ctx_enter(cpu, v, true);
-
-    *slot = ret_of(fn);
-    dyntrace_dispatch(img_addr(fn), *slot, slot);
-    stub_ctx_restore(ctx);
-
-    return *slot == (unsigned long)dyntrace_return_trampoline;
-}
-
-/*
- * The call of fn whose return waits at slot returns, on cpu in v: true if
- * it got its own return address back.
- */
-static bool return_at(unsigned int cpu, struct vcpu *v, unsigned int fn,
-                      unsigned long *slot)
-{
-    struct stub_ctx ctx = stub_ctx_enter(cpu, v, true);
-    unsigned long ret = dyntrace_return((unsigned long)slot);
-
-    stub_ctx_restore(ctx);
-
-    return ret == ret_of(fn);
 }
 
 /*
@@ -157,10 +112,10 @@ void t_profile_abandoned(void)
     good = profile_on("gfunc_002 gfunc_003");
 
     /* d1 calls f2 on CPU 2; the scheduler switches to d2 meanwhile. */
-    good &= call_at(2, d1, 2, SLOT(2, 0));
+    good &= unit_call_at(2, d1, 2, UNIT_SLOT(2, 0));
     switch_to(2, d2);
     /* The idle vCPU calls f3 on CPU 3; the scheduler switches to d1. */
-    good &= call_at(3, stub_idle_vcpu(3), 3, SLOT(3, 0));
+    good &= unit_call_at(3, stub_idle_vcpu(3), 3, UNIT_SLOT(3, 0));
     switch_to(3, stub_guest_vcpu(1, 1));
 
     dom = tool_read("trace_stat/domains");
@@ -203,11 +158,11 @@ void t_profile_returned(void)
      * d3 calls f2, which calls f3 (5 us) and is abandoned 2 us later by
      * a switch to the idle vCPU.
      */
-    good &= call_at(1, d3, 2, SLOT(1, 0));
+    good &= unit_call_at(1, d3, 2, UNIT_SLOT(1, 0));
     stub_advance_to(stub_now_ns + 1000);
-    good &= call_at(1, d3, 3, SLOT(1, 1));
+    good &= unit_call_at(1, d3, 3, UNIT_SLOT(1, 1));
     stub_advance_to(stub_now_ns + 5000);
-    good &= return_at(1, d3, 3, SLOT(1, 1));
+    good &= unit_return_at(1, d3, 3, UNIT_SLOT(1, 1));
     stub_advance_to(stub_now_ns + 2000);
     switch_to(1, stub_idle_vcpu(1));
 
@@ -233,11 +188,11 @@ void t_profile_returned(void)
 static bool timed_call(unsigned int cpu, struct vcpu *v, unsigned int fn,
                        s_time_t ns)
 {
-    bool good = call_at(cpu, v, fn, SLOT(cpu, 0));
+    bool good = unit_call_at(cpu, v, fn, UNIT_SLOT(cpu, 0));
 
     stub_advance_to(stub_now_ns + ns);
 
-    return return_at(cpu, v, fn, SLOT(cpu, 0)) && good;
+    return unit_return_at(cpu, v, fn, UNIT_SLOT(cpu, 0)) && good;
 }
 
 /* ---- Defect 9: trace_stat/domains past a table's worth of pairs ---- */

@@ -19,7 +19,6 @@
 #define NCPUS 4
 #define DEPTH 8
 
-void dyntrace_stack_reset(void);
 void __attribute__((weak)) dyntrace_stack_unhook(void);
 unsigned long __attribute__((weak)) dyntrace_ret_addr(unsigned long addr,
                                                       const void *slot);
@@ -33,20 +32,14 @@ static unsigned long *stack;
 #define SLOT(depth) (&stack[DEPTH - 1 - (depth)])
 #define TRAMPOLINE ((unsigned long)dyntrace_return_trampoline)
 
-/* Where a call of fn returns to: into the next function, its caller. */
-static unsigned long ret_of(unsigned int fn)
-{
-    return img_addr((fn + 1) % img_nfuncs()) + 0x11;
-}
-
 /* A call of fn on CPU 1 by v, its return waiting at slot: hooked? */
 static bool call_at(struct vcpu *v, unsigned int fn, unsigned long *slot)
 {
     struct stub_ctx ctx = stub_ctx_enter(1, v, true);
 
     if ( *slot != TRAMPOLINE )   /* R5: a tail call keeps the trampoline */
-        *slot = ret_of(fn);
-    dyntrace_dispatch(img_addr(fn), ret_of(fn), slot);
+        *slot = unit_ret_of(fn);
+    dyntrace_dispatch(img_addr(fn), unit_ret_of(fn), slot);
     stub_ctx_restore(ctx);
 
     return *slot == TRAMPOLINE;
@@ -120,11 +113,11 @@ void t_return_wait_queue(void)
     stub_ctx_restore(ctx);
     /* check_wakeup_from_wait(): the frames come back and return. */
     memcpy(frames, saved, sizeof(frames));
-    good &= SLOT(2)[0] == ret_of(4) && SLOT(1)[0] == ret_of(3) &&
-            SLOT(0)[0] == ret_of(2);
-    good &= return_at(SLOT(2)) == ret_of(4) &&
-            return_at(SLOT(1)) == ret_of(3) &&
-            return_at(SLOT(0)) == ret_of(2);
+    good &= SLOT(2)[0] == unit_ret_of(4) && SLOT(1)[0] == unit_ret_of(3) &&
+            SLOT(0)[0] == unit_ret_of(2);
+    good &= return_at(SLOT(2)) == unit_ret_of(4) &&
+            return_at(SLOT(1)) == unit_ret_of(3) &&
+            return_at(SLOT(0)) == unit_ret_of(2);
     ok(good, "return: a stack saved by a wait queue holds its callers' "
        "return addresses, not the trampoline, and returns to them after "
        "a switch and another vCPU's hooked calls at the same frames");
@@ -150,8 +143,8 @@ void t_return_backtrace(void)
         return;
     }
     ctx = stub_ctx_enter(1, v, false);
-    good &= dyntrace_ret_addr(SLOT(0)[0], SLOT(0)) == ret_of(2) &&
-            dyntrace_ret_addr(SLOT(1)[0], SLOT(1)) == ret_of(3) &&
+    good &= dyntrace_ret_addr(SLOT(0)[0], SLOT(0)) == unit_ret_of(2) &&
+            dyntrace_ret_addr(SLOT(1)[0], SLOT(1)) == unit_ret_of(3) &&
             /* Not the trampoline: as it is. */
             dyntrace_ret_addr(plain, SLOT(2)) == plain &&
             /* The trampoline's address in a slot with no entry. */
@@ -165,8 +158,8 @@ void t_return_backtrace(void)
     stub_ctx_restore(ctx);
     /* They still return as usual. */
     good &= return_at(SLOT(1)) == TRAMPOLINE &&   /* 4's, then 3's */
-            return_at(SLOT(1)) == ret_of(3) &&
-            return_at(SLOT(0)) == ret_of(2);
+            return_at(SLOT(1)) == unit_ret_of(3) &&
+            return_at(SLOT(0)) == unit_ret_of(2);
     ok(good, "return: a backtrace gets each hooked slot's real return "
        "address (a tail call's too), and the trampoline's address where "
        "the slot has no entry or the CPU is another or not up");

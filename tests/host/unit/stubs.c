@@ -781,3 +781,16 @@ void stub_trampoline(unsigned long ip, unsigned long parent_ip)
     else if ( dyntrace_scope_entry() )
         dyntrace_dispatch_scoped(ip, parent_ip, NULL);
 }
+
+/*
+ * function_graph's fast entry and return are assembly (dyntrace-graph.S),
+ * not built here: the harness names them (fast-targets), never runs them
+ * (a trampoline's call is not executed; calls come through
+ * dyntrace_dispatch() and dyntrace_return()).  Assembly here too: a C body
+ * could not have the entry's attribute without -mgeneral-regs-only.
+ */
+asm ( ".text\n"
+      ".globl dyntrace_fast_graph_entry\n"
+      "dyntrace_fast_graph_entry:\n\tret\n"
+      ".globl dyntrace_fast_graph_return\n"
+      "dyntrace_fast_graph_return:\n\tmov %rdi, %rax\n\tret\n" );

@@ -113,7 +113,7 @@ void t_boot(void)
        "available_functions lists the %u text functions in address order "
        "(init-text sites dropped)", n);
 
-    ok(read_is("available_tracers", "nop function") &&
+    ok(read_is("available_tracers", "nop function function_graph") &&
        read_is("current_tracer", "nop") &&
        read_is("set_function_filter", "") &&
        hyp_read("/tracing/tracing_on", &on, 1, &len) == 0 && on == 0,

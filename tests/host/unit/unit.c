@@ -225,6 +225,36 @@ char *tool_read(const char *leaf)
 
 /* ---- Tracing ---- */
 
+unsigned long unit_stacks[NR_CPUS][16];
+
+unsigned long unit_ret_of(unsigned int fn)
+{
+    return img_addr((fn + 1) % img_nfuncs()) + 0x11;
+}
+
+bool unit_call_at(unsigned int cpu, struct vcpu *v, unsigned int fn,
+             unsigned long *slot)
+{
+    struct stub_ctx ctx = stub_ctx_enter(cpu, v, true);
+
+    *slot = unit_ret_of(fn);
+    dyntrace_dispatch(img_addr(fn), *slot, slot);
+    stub_ctx_restore(ctx);
+
+    return *slot == (unsigned long)dyntrace_return_trampoline;
+}
+
+bool unit_return_at(unsigned int cpu, struct vcpu *v, unsigned int fn,
+               unsigned long *slot)
+{
+    struct stub_ctx ctx = stub_ctx_enter(cpu, v, true);
+    unsigned long ret = dyntrace_return((unsigned long)slot);
+
+    stub_ctx_restore(ctx);
+
+    return ret == unit_ret_of(fn);
+}
+
 bool start_tracing(const char *filter)
 {
     return tool_write("set_function_filter", filter) == 0 &&
@@ -422,6 +452,11 @@ static const struct test tests[] = {
     { "functional", "trace-pipe", t_trace_pipe },
     { "functional", "per-cpu", t_per_cpu },
     { "functional", "functions-addrs", t_functions_addrs },
+    { "functional", "graph-nested", t_graph_nested },
+    { "functional", "graph-max-depth", t_graph_max_depth },
+    { "functional", "graph-thresh", t_graph_thresh },
+    { "functional", "graph-function", t_graph_function },
+    { "functional", "graph-abandoned", t_graph_abandoned },
     { "functional", "profile-abandoned", t_profile_abandoned },
     { "functional", "profile-returned", t_profile_returned },
     { "functional", "profile-trim", t_profile_trim },

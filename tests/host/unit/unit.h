@@ -84,6 +84,32 @@ bool parse_line(const char *p, struct trace_line *l);
  */
 bool names_match(const char *text, unsigned long *bad);
 
+/* ---- Calls through the dispatcher, returns through the return hook ---- */
+/* return.c: what x86's switch_stack_and_jump() calls (asm/current.h). */
+void dyntrace_stack_reset(void);
+/*
+ * Each CPU's simulated stack of return slots, the outermost call's
+ * highest (R1): the slot of the call at depth (0: outermost).
+ */
+extern unsigned long unit_stacks[NR_CPUS][16];
+#define UNIT_SLOT(cpu, depth) (&unit_stacks[cpu][15 - (depth)])
+/* Where a call of fn returns to: into the next function, its caller. */
+unsigned long unit_ret_of(unsigned int fn);
+/*
+ * A call of function fn on cpu by v, its return address waiting at slot,
+ * as the x86 trampoline passes it to the dispatcher.  True if its return
+ * was hooked.
+ */
+bool unit_call_at(unsigned int cpu, struct vcpu *v, unsigned int fn,
+             unsigned long *slot);
+/*
+ * The call of fn whose return waits at slot returns, on cpu in v, through
+ * dyntrace_return() as the return trampoline calls it: true if it got its
+ * own return address back.
+ */
+bool unit_return_at(unsigned int cpu, struct vcpu *v, unsigned int fn,
+               unsigned long *slot);
+
 /* ---- Tests ---- */
 void t_boot(void);
 void t_names(void);
@@ -115,6 +141,12 @@ void t_trace_pipe(void);
 void t_per_cpu(void);
 void t_functions_addrs(void);
 void t_scale(void);
+/* graphs.c */
+void t_graph_nested(void);
+void t_graph_max_depth(void);
+void t_graph_thresh(void);
+void t_graph_function(void);
+void t_graph_abandoned(void);
 /* profiler.c */
 void t_profile_abandoned(void);
 void t_profile_returned(void);
