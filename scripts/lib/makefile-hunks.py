@@ -16,7 +16,7 @@ import re
 import sys
 
 OBJECTS = [
-    ("ring.o", "0008"), ("tracer.o", "0009"), ("patch.o", "0010"),
+    ("ring.o", "0008"), ("tracer.o", "0009"), ("state.o", "0010"), ("patch.o", "0010"),
     ("hypfs.o", "0011"), ("hypfs_snap.o", "0011"), ("hypfs_write.o", "0011"),
     ("output.o", "0012"), ("function.o", "0012"),
     ("scope.o", "0017"),

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * dyntrace: the committed state and patching through the livepatch
- * rendezvous.
+ * dyntrace: patching through the livepatch rendezvous: the operations that
+ * change the committed state (state.c).
  *
  * Patch changes (a tracer switch, a filter change under a tracer that uses
  * it) are requested by a HypFS write, which holds the HypFS lock and must not
@@ -29,6 +29,7 @@
 #include "patch.h"
 #include "ring.h"
 #include "sites.h"
+#include "state.h"
 #include "tracer.h"
 
 /* The first wait for the other CPUs to join the rendezvous. */
@@ -42,36 +43,12 @@
 #define RENDEZVOUS_TRIES       7
 
 /*
- * Committed state.  state_lock guards it against HypFS readers: it changes
- * in the continuation, outside the HypFS lock.  Writers are serialised by
- * the HypFS write lock plus op_pending.
+ * Is an operation pending?  Under the state lock (dt_state_lock()): a
+ * request is checked against the committed state and claims the operation
+ * in one critical section.  Writers are serialised by the HypFS write lock
+ * plus this.
  */
-static DEFINE_SPINLOCK(state_lock);
-static struct dyntrace_tracer *cur_tracer;
-/*
- * The function sets (set_function_filter, set_function_notrace): the sites
- * selected, their names as read back, and a version bumped on each change
- * (an in-place edit is refused if its set changed since it was read).
- */
-static struct {
-    unsigned long *map;
-    char *text;
-    unsigned int ver;
-} sets[DT_NR_SETS];
-#ifdef DYNTRACE_WITH_SCOPE
-/* The scope's version (dt_state_scope_copy()); dt_scope is the value. */
-static unsigned int scope_ver;
-#endif
 static bool op_pending;
-static unsigned int trace_gen;
-#ifdef DYNTRACE_WITH_PROFILER
-/* function_profile_enabled, committed. */
-static bool profiling;
-#endif
-#ifdef DYNTRACE_WITH_GRAPH
-/* set_graph_function's weight. */
-unsigned int dt_graph_nr;
-#endif
 
 /* The one pending operation (op_pending). */
 static struct {
@@ -95,243 +72,6 @@ static struct {
     uint32_t timeout;           /* the next attempt's wait */
     s_time_t start;             /* when the first attempt began */
 } req;
-
-struct dyntrace_tracer *dt_state_tracer(void)
-{
-    struct dyntrace_tracer *t;
-
-    spin_lock(&state_lock);
-    t = cur_tracer;
-    spin_unlock(&state_lock);
-
-    return t;
-}
-
-static int copy_text(const char *s, struct dyntrace_text *t)
-{
-    t->len = strlen(s) + 1;
-    t->buf = vmalloc(t->len);
-    if ( !t->buf )
-        return -ENOMEM;
-    memcpy(t->buf, s, t->len);
-
-    return 0;
-}
-
-int dt_state_tracer_name(struct dyntrace_text *t)
-{
-    int rc;
-
-    spin_lock(&state_lock);
-    rc = copy_text(cur_tracer->name, t);
-    spin_unlock(&state_lock);
-
-    return rc;
-}
-
-#ifdef DYNTRACE_WITH_SCOPE
-/* A set's names; for the filter, followed by the triggers, one per line. */
-static int set_text(enum dt_set which, struct dyntrace_text *t)
-{
-    char *triggers = NULL;
-    const char *names;
-    int rc = 0;
-
-    spin_lock(&state_lock);
-    names = sets[which].text ?: "";
-    if ( which == DT_FILTER && dt_scope.nr_triggers )
-        rc = dt_scope_triggers_text(&dt_scope, &triggers);
-    if ( !rc && triggers )
-    {
-        /* The names, a newline if there are any, the triggers, a NUL. */
-        t->len = strlen(names) + !!*names + strlen(triggers) + 1;
-        t->buf = vmalloc(t->len);
-        if ( t->buf )
-            snprintf(t->buf, t->len, "%s%s%s", names, *names ? "\n" : "",
-                     triggers);
-        else
-            rc = -ENOMEM;
-    }
-    else if ( !rc )
-        rc = copy_text(names, t);
-    spin_unlock(&state_lock);
-    xfree(triggers);
-
-    return rc;
-}
-#else
-/* A set's names. */
-static int set_text(enum dt_set which, struct dyntrace_text *t)
-{
-    int rc;
-
-    spin_lock(&state_lock);
-    rc = copy_text(sets[which].text ?: "", t);
-    spin_unlock(&state_lock);
-
-    return rc;
-}
-#endif
-
-int dt_state_filter_text(struct dyntrace_text *t)
-{
-    return set_text(DT_FILTER, t);
-}
-
-int dt_state_notrace_text(struct dyntrace_text *t)
-{
-    return set_text(DT_NOTRACE, t);
-}
-
-#ifdef DYNTRACE_WITH_GRAPH
-int dt_state_graph_text(struct dyntrace_text *t)
-{
-    return set_text(DT_GRAPH, t);
-}
-
-bool dt_state_graph_root(unsigned long ip)
-{
-    int i = dt_site_index(ip);
-
-    return i >= 0 && test_bit(i, sets[DT_GRAPH].map);
-}
-#endif
-
-unsigned int dt_state_set_copy(enum dt_set which, unsigned long *map)
-{
-    unsigned int ver;
-
-    spin_lock(&state_lock);
-    bitmap_copy(map, sets[which].map, dt_sites_nr());
-    ver = sets[which].ver;
-    spin_unlock(&state_lock);
-
-    return ver;
-}
-
-/* Commit a set change (state_lock held); map and *text become the old. */
-static void commit_set(enum dt_set which, unsigned long *map, char **text)
-{
-    ASSERT(spin_is_locked(&state_lock));
-
-    bitmap_copy(sets[which].map, map, dt_sites_nr());
-    SWAP(sets[which].text, *text);
-    sets[which].ver++;
-#ifdef DYNTRACE_WITH_GRAPH
-    if ( which == DT_GRAPH )
-        write_atomic(&dt_graph_nr, bitmap_weight(map, dt_sites_nr()));
-#endif
-}
-
-#ifdef DYNTRACE_WITH_SCOPE
-unsigned int dt_state_scope_copy(struct dt_scope *s)
-{
-    unsigned int ver;
-
-    spin_lock(&state_lock);
-    dt_scope_copy(s);
-    ver = scope_ver;
-    spin_unlock(&state_lock);
-
-    return ver;
-}
-#endif
-
-const bool *dt_state_on(void)
-{
-    return &dt_recording;
-}
-
-#ifdef DYNTRACE_WITH_PROFILER
-const bool *dt_state_profiling(void)
-{
-    return &profiling;
-}
-#endif
-
-unsigned int dt_state_gen(void)
-{
-    unsigned int gen;
-
-    spin_lock(&state_lock);
-    gen = trace_gen;
-    spin_unlock(&state_lock);
-
-    return gen;
-}
-
-#ifdef DYNTRACE_WITH_SCOPE
-/*
- * Recording on or off: dt_recording, which the callbacks test before they
- * reserve a slot and again once they hold it, then the tracer's set_on(),
- * which drains the writers still at work.  The full barrier between them
- * pairs with the callback's reservation (a cmpxchg): a callback that takes
- * a buffer after the drain sees the new value.  So once this returns no
- * callback records any more.  Triggers change dt_recording too, without a
- * drain.  A failed drain (CPU hotplug) restores the previous value.
- */
-#else
-/*
- * Recording on or off: dt_recording, which the callbacks test before they
- * reserve a slot and again once they hold it, then the tracer's set_on(),
- * which drains the writers still at work.  The full barrier between them
- * pairs with the callback's reservation (a cmpxchg): a callback that takes
- * a buffer after the drain sees the new value.  So once this returns no
- * callback records any more.  A failed drain (CPU hotplug) restores the
- * previous value.
- */
-#endif
-int dt_state_set_on(bool on)
-{
-    struct dyntrace_tracer *t = dt_state_tracer();
-    bool was = ACCESS_ONCE(dt_recording);
-    int rc;
-
-    write_atomic(&dt_recording, on);
-    smp_mb();
-    rc = t->set_on ? t->set_on(on) : 0;
-    if ( rc )
-    {
-        write_atomic(&dt_recording, was);
-        return rc;
-    }
-
-    spin_lock(&state_lock);
-    trace_gen++;
-    spin_unlock(&state_lock);
-
-    return 0;
-}
-
-int dt_state_clear(void)
-{
-    struct dyntrace_tracer *t = dt_state_tracer();
-    int rc = t->clear ? t->clear() : 0;
-
-    if ( !rc )
-    {
-        spin_lock(&state_lock);
-        trace_gen++;
-        spin_unlock(&state_lock);
-    }
-
-    return rc;
-}
-
-int dt_state_resize(unsigned int kb)
-{
-    int rc = dt_rings_resize(kb);
-
-    /* The buffers were emptied, as by a clear. */
-    if ( !rc )
-    {
-        spin_lock(&state_lock);
-        trace_gen++;
-        spin_unlock(&state_lock);
-    }
-
-    return rc;
-}
 
 bool dt_site_usable(unsigned int i)
 {
@@ -482,13 +222,14 @@ static void free_request(void)
  */
 static long cf_check patch_continuation(void *unused)
 {
+    struct dt_committed *st;
     unsigned int nr = dt_sites_nr();
     bool change = !bitmap_equal(req.want, dt_sites_traced(), nr) ||
 #ifdef DYNTRACE_WITH_SCOPE
                   req.scope ||
 #endif
 #ifdef DYNTRACE_WITH_PROFILER
-                  req.profile != profiling ||
+                  req.profile != *dt_state_profiling() ||
 #endif
                   req.switching;
     int rc = 0;
@@ -531,20 +272,20 @@ static long cf_check patch_continuation(void *unused)
     if ( req.stopped && dt_state_set_on(false) )
         printk(XENLOG_ERR "dyntrace: could not turn recording off\n");
 
-    spin_lock(&state_lock);
+    st = dt_state_lock();
     if ( !rc )
     {
         if ( req.switching )
-            trace_gen++;
-        cur_tracer = req.tracer;
+            st->trace_gen++;
+        st->tracer = req.tracer;
         if ( req.map )
-            commit_set(req.which, req.map, &req.text);
+            dt_state_commit_set(req.which, req.map, &req.text);
 #ifdef DYNTRACE_WITH_SCOPE
         if ( req.scope )
-            scope_ver++;
+            st->scope_ver++;
 #endif
 #ifdef DYNTRACE_WITH_PROFILER
-        profiling = req.profile;
+        st->profiling = req.profile;
 #endif
     }
     /*
@@ -553,7 +294,7 @@ static long cf_check patch_continuation(void *unused)
      */
     free_request();
     op_pending = false;
-    spin_unlock(&state_lock);
+    dt_state_unlock();
 
     if ( rc )
         printk(XENLOG_WARNING "dyntrace: patching failed: %d\n", rc);
@@ -574,6 +315,7 @@ int dt_request(struct dt_change *c)
     const struct dt_profiler *prof = dt_profiler();
 #endif
     struct dyntrace_tracer *t;
+    struct dt_committed *st;
 #ifdef DYNTRACE_WITH_PROFILER
     bool profile;
 #endif
@@ -598,30 +340,33 @@ int dt_request(struct dt_change *c)
      * Check and claim under one lock: the state the operation is computed
      * from is the state it will be applied to.
      */
-    spin_lock(&state_lock);
-    t = c->tracer ?: cur_tracer;
+    st = dt_state_lock();
+    t = c->tracer ?: st->tracer;
     rc = -EBUSY;
     if ( op_pending )
         goto unlock;
 #ifdef DYNTRACE_WITH_SCOPE
     /* An in-place edit of a set, or a scope, that changed since read. */
-    if ( c->map && c->base != DT_SET_REPLACE && c->base != sets[c->which].ver )
+    if ( c->map && c->base != DT_SET_REPLACE &&
+         c->base != st->sets[c->which].ver )
         goto unlock;
-    if ( c->scope && c->scope_base != scope_ver )
+    if ( c->scope && c->scope_base != st->scope_ver )
         goto unlock;
 #else
     /* An in-place edit of a set that changed since read. */
-    if ( c->map && c->base != DT_SET_REPLACE && c->base != sets[c->which].ver )
+    if ( c->map && c->base != DT_SET_REPLACE &&
+         c->base != st->sets[c->which].ver )
         goto unlock;
 #endif
-    filter = c->map && c->which == DT_FILTER ? c->map : sets[DT_FILTER].map;
+    filter = c->map && c->which == DT_FILTER ? c->map
+                                              : st->sets[DT_FILTER].map;
     excluded = c->map && c->which == DT_NOTRACE ? c->map
-                                                : sets[DT_NOTRACE].map;
+                                                : st->sets[DT_NOTRACE].map;
 #ifdef DYNTRACE_WITH_SCOPE
     scope = c->scope ?: &dt_scope;
 #endif
 #ifdef DYNTRACE_WITH_PROFILER
-    profile = c->profile == DT_PROFILE_KEEP ? profiling
+    profile = c->profile == DT_PROFILE_KEEP ? st->profiling
                                             : c->profile == DT_PROFILE_ON;
     /*
      * The functions traced: the filter minus notrace, and the triggers',
@@ -675,29 +420,29 @@ int dt_request(struct dt_change *c)
     /* Nothing to patch (e.g. the filter under nop): commit now. */
 #endif
 #ifdef DYNTRACE_WITH_PROFILER
-    if ( t == cur_tracer && bitmap_equal(want, dt_sites_traced(), nr) &&
-         (!c->scope || bitmap_empty(want, nr)) && profile == profiling )
+    if ( t == st->tracer && bitmap_equal(want, dt_sites_traced(), nr) &&
+         (!c->scope || bitmap_empty(want, nr)) && profile == st->profiling )
 #elif defined(DYNTRACE_WITH_SCOPE)
-    if ( t == cur_tracer && bitmap_equal(want, dt_sites_traced(), nr) &&
+    if ( t == st->tracer && bitmap_equal(want, dt_sites_traced(), nr) &&
          (!c->scope || bitmap_empty(want, nr)) )
 #else
-    if ( t == cur_tracer && bitmap_equal(want, dt_sites_traced(), nr) )
+    if ( t == st->tracer && bitmap_equal(want, dt_sites_traced(), nr) )
 #endif
     {
         if ( c->map )
-            commit_set(c->which, c->map, &c->text);
+            dt_state_commit_set(c->which, c->map, &c->text);
 #ifdef DYNTRACE_WITH_SCOPE
         if ( c->scope )
         {
             dt_scope_install(c->scope);
-            scope_ver++;
+            st->scope_ver++;
         }
 #endif
         rc = 0;
         goto unlock;
     }
     op_pending = true;
-    req.switching = t != cur_tracer;
+    req.switching = t != st->tracer;
     req.tracer = t;
     req.which = c->which;
     req.map = c->map;
@@ -707,12 +452,12 @@ int dt_request(struct dt_change *c)
 #endif
 #ifdef DYNTRACE_WITH_PROFILER
     req.profile = profile;
-    req.restart = profile && !profiling;
+    req.restart = profile && !st->profiling;
 #endif
     req.want = want;
     req.orig = orig;
     req.tries = 0;
-    spin_unlock(&state_lock);
+    dt_state_unlock();
 
     /*
      * On CPU 0, which never goes offline: a continuation queued on a CPU
@@ -722,16 +467,16 @@ int dt_request(struct dt_change *c)
     rc = continue_hypercall_on_cpu(0, patch_continuation, NULL);
     if ( rc )
     {
-        spin_lock(&state_lock);
+        dt_state_lock();
         free_request();
         op_pending = false;
-        spin_unlock(&state_lock);
+        dt_state_unlock();
     }
 
     return rc;
 
  unlock:
-    spin_unlock(&state_lock);
+    dt_state_unlock();
  out:
     xfree(want);
     xfree(orig);
@@ -757,25 +502,3 @@ static int __init cf_check dyntrace_patch_sites_init(void)
     return 0;
 }
 presmp_initcall(dyntrace_patch_sites_init);
-
-int __init dt_state_init(void)
-{
-    unsigned int i, nr = dt_sites_nr();
-
-    cur_tracer = dt_tracer_default();
-    if ( !nr || !cur_tracer )
-        return -ENODEV;
-
-    for ( i = 0; i < DT_NR_SETS; i++ )
-    {
-        sets[i].map = xzalloc_array(unsigned long, BITS_TO_LONGS(nr));
-        if ( !sets[i].map )
-            return -ENOMEM;
-    }
-
-    /*
-     * The buffers take records from now on; dt_recording (off) decides
-     * whether the callbacks write them.
-     */
-    return cur_tracer->set_on ? cur_tracer->set_on(true) : 0;
-}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * dyntrace: the committed state (tracer, filter, recording) and the
- * patch operations that change it (patch.c).
+ * dyntrace: the committed state (tracer, filter, recording; state.c) and
+ * the patch operations that change it (patch.c).
  */
 #ifndef DYNTRACE_PATCH_H
 #define DYNTRACE_PATCH_H

@@ -515,7 +515,8 @@ static int cf_check cpu_callback(struct notifier_block *nfb,
     unsigned int cpu = (unsigned long)hcpu;
 
     /* P5: a CPU without a table counts nothing; it still comes up. */
-    if ( action == CPU_UP_PREPARE && ACCESS_ONCE(prepared) && !prof_tables[cpu] )
+    if ( action == CPU_UP_PREPARE && ACCESS_ONCE(prepared) &&
+         !prof_tables[cpu] )
     {
         struct prof_table *t = table_alloc(cpu);
 
