@@ -41,6 +41,7 @@
 #include <xen/sched.h>
 #include <xen/time.h>
 
+#include "hypfs_files.h"
 #include "output.h"
 #include "patch.h"
 #include "return.h"
@@ -467,6 +468,63 @@ static int cf_check graph_usable(const char **why)
 #endif
 }
 
+/* ---- Its files in /tracing ---- */
+
+static int __init cf_check depth_init(struct hypfs_entry_leaf *leaf)
+{
+    leaf->u.content = &dt_graph_max_depth;
+    leaf->e.size = sizeof(uint32_t);
+
+    return 0;
+}
+
+static int __init cf_check thresh_init(struct hypfs_entry_leaf *leaf)
+{
+    leaf->u.content = &dt_tracing_thresh;
+    leaf->e.size = sizeof(uint32_t);
+
+    return 0;
+}
+
+/* max_graph_depth: 0 (no limit) to the return stack's depth. */
+static int cf_check depth_write(struct hypfs_entry_leaf *leaf,
+                                XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                unsigned int ulen)
+{
+    return dt_fs_uint_write(&dt_graph_max_depth, DT_GRAPH_DEPTH_MAX, uaddr,
+                            ulen);
+}
+
+/* tracing_thresh: microseconds, up to an hour. */
+#define THRESH_MAX_US 3600000000U
+
+static int cf_check thresh_write(struct hypfs_entry_leaf *leaf,
+                                 XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                 unsigned int ulen)
+{
+    return dt_fs_uint_write(&dt_tracing_thresh, THRESH_MAX_US, uaddr, ulen);
+}
+
+/* set_graph_function: the roots, in the filter language. */
+static int cf_check roots_write(struct hypfs_entry_leaf *leaf,
+                                XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                unsigned int ulen)
+{
+    return dt_fs_set_write(DT_GRAPH, leaf, uaddr, ulen);
+}
+
+static const struct dt_file graph_files[] = {
+    { .name = "max_graph_depth", .type = XEN_HYPFS_TYPE_UINT,
+      .max_write = sizeof(uint32_t), .init = depth_init,
+      .write = depth_write },
+    { .name = "tracing_thresh", .type = XEN_HYPFS_TYPE_UINT,
+      .max_write = sizeof(uint32_t), .init = thresh_init,
+      .write = thresh_write },
+    { .name = "set_graph_function", .type = XEN_HYPFS_TYPE_STRING,
+      .max_write = DT_SET_MAX_WRITE, .fits_names = true,
+      .build = dt_state_graph_text, .write = roots_write },
+};
+
 static struct dyntrace_tracer graph_tracer = {
     .name = "function_graph",
     .uses_filter = true,
@@ -502,6 +560,7 @@ static int __init cf_check graph_tracer_init(void)
                  XEN_DYNTRACE_CTX_OFFSET + sizeof(uint64_t));
 
     dt_ret_set_hook(DT_RET_GRAPH, graph_return);
+    dt_fs_add_files(NULL, graph_files, ARRAY_SIZE(graph_files));
     dyntrace_register_tracer(&graph_tracer);
 
     return 0;

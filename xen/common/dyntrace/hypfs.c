@@ -24,13 +24,7 @@
 #include "sites.h"
 #include "tracer.h"
 
-/*
- * Longest write to current_tracer, NUL included.  set_function_filter and
- * set_function_notrace take at least SET_MAX_WRITE, and at least the length
- * of available_functions, so that whatever they read back can be written
- * back (with '*' that is every name).
- */
-#define SET_MAX_WRITE    4096
+/* Longest write to current_tracer, NUL included. */
 #define TRACER_MAX_WRITE 64
 /* trace takes only "": one byte. */
 #define TRACE_MAX_WRITE  1
@@ -171,16 +165,6 @@ static int __init cf_check tracing_on_init(struct hypfs_entry_leaf *leaf)
     return 0;
 }
 
-#ifdef DYNTRACE_WITH_PROFILER
-static int __init cf_check profile_init(struct hypfs_entry_leaf *leaf)
-{
-    leaf->u.content = dt_state_profiling();
-    leaf->e.size = sizeof(bool);
-
-    return 0;
-}
-#endif
-
 static int __init cf_check bufsize_init(struct hypfs_entry_leaf *leaf)
 {
     leaf->u.content = dt_rings_kb();
@@ -188,24 +172,6 @@ static int __init cf_check bufsize_init(struct hypfs_entry_leaf *leaf)
 
     return 0;
 }
-
-#ifdef DYNTRACE_WITH_GRAPH
-static int __init cf_check depth_init(struct hypfs_entry_leaf *leaf)
-{
-    leaf->u.content = &dt_graph_max_depth;
-    leaf->e.size = sizeof(uint32_t);
-
-    return 0;
-}
-
-static int __init cf_check thresh_init(struct hypfs_entry_leaf *leaf)
-{
-    leaf->u.content = &dt_tracing_thresh;
-    leaf->e.size = sizeof(uint32_t);
-
-    return 0;
-}
-#endif
 
 static int __init cf_check buftotal_init(struct hypfs_entry_leaf *leaf)
 {
@@ -226,10 +192,10 @@ static const struct dt_file dt_files[] = {
     { .name = "available_functions_addrs", .type = XEN_HYPFS_TYPE_STRING,
       .build = addrs_build },
     { .name = "set_function_filter", .type = XEN_HYPFS_TYPE_STRING,
-      .max_write = SET_MAX_WRITE, .fits_names = true,
+      .max_write = DT_SET_MAX_WRITE, .fits_names = true,
       .build = dt_state_filter_text, .write = dt_fs_filter_write },
     { .name = "set_function_notrace", .type = XEN_HYPFS_TYPE_STRING,
-      .max_write = SET_MAX_WRITE, .fits_names = true,
+      .max_write = DT_SET_MAX_WRITE, .fits_names = true,
       .build = dt_state_notrace_text, .write = dt_fs_notrace_write },
 #ifdef DYNTRACE_WITH_SCOPE
     { .name = "set_domain_filter", .type = XEN_HYPFS_TYPE_STRING,
@@ -254,22 +220,6 @@ static const struct dt_file dt_files[] = {
       .init = buftotal_init },
     { .name = "enabled_functions", .type = XEN_HYPFS_TYPE_STRING,
       .build = enabled_build },
-#ifdef DYNTRACE_WITH_GRAPH
-    { .name = "max_graph_depth", .type = XEN_HYPFS_TYPE_UINT,
-      .max_write = sizeof(uint32_t), .init = depth_init,
-      .write = dt_fs_depth_write },
-    { .name = "tracing_thresh", .type = XEN_HYPFS_TYPE_UINT,
-      .max_write = sizeof(uint32_t), .init = thresh_init,
-      .write = dt_fs_thresh_write },
-    { .name = "set_graph_function", .type = XEN_HYPFS_TYPE_STRING,
-      .max_write = SET_MAX_WRITE, .fits_names = true,
-      .build = dt_state_graph_text, .write = dt_fs_graph_write },
-#endif
-#ifdef DYNTRACE_WITH_PROFILER
-    { .name = "function_profile_enabled", .type = XEN_HYPFS_TYPE_BOOL,
-      .max_write = sizeof(bool), .init = profile_init,
-      .write = dt_fs_profile_write },
-#endif
     { .name = "error_log", .type = XEN_HYPFS_TYPE_STRING,
       .max_write = TRACE_MAX_WRITE, .build = dt_fs_errlog_build,
       .write = dt_fs_errlog_write },
@@ -337,67 +287,72 @@ static const struct dt_file dt_cpu_files[] = {
       .cpu_build = stats_build },
 };
 
-#ifdef DYNTRACE_WITH_PROFILER
-/*
- * ---- trace_stat/ ----
- *
- * The profiler's statistics: function<N> for every CPU Xen can have
- * (nr_cpu_ids; a CPU that never ran the profiler shows no function), and
- * domains, every CPU's by domain.
- */
-static int cf_check stat_cpu_build(struct dyntrace_text *t, unsigned int cpu)
-{
-    const struct dt_profiler *p = dt_profiler();
-
-    return p ? p->print_cpu(t, cpu) : -EOPNOTSUPP;
-}
-
-static int cf_check stat_domains_build(struct dyntrace_text *t)
-{
-    const struct dt_profiler *p = dt_profiler();
-
-    return p ? p->print_domains(t) : -EOPNOTSUPP;
-}
-
-static const struct dt_file dt_stat_files[] = {
-    { .name = "domains", .type = XEN_HYPFS_TYPE_STRING,
-      .build = stat_domains_build },
-};
-/* The row of every trace_stat/function<N> leaf. */
-static const struct dt_file dt_stat_function = {
-    .name = "function", .type = XEN_HYPFS_TYPE_STRING,
-    .cpu_build = stat_cpu_build,
-};
-/* "function" and a CPU number. */
-#define STAT_NAME_MAX 20
-#endif
-
 #define NR_FILES ARRAY_SIZE(dt_files)
 #define NR_CPU_FILES ARRAY_SIZE(dt_cpu_files)
-#ifdef DYNTRACE_WITH_PROFILER
-#define NR_STAT_FILES ARRAY_SIZE(dt_stat_files)
-#endif
 
 static struct hypfs_entry_leaf leaves[NR_FILES];
 static struct hypfs_funcs leaf_funcs[NR_FILES];
 static struct hypfs_entry_leaf cpu_leaves[NR_CPU_FILES];
 static struct hypfs_funcs cpu_leaf_funcs[NR_CPU_FILES];
-#ifdef DYNTRACE_WITH_PROFILER
-static struct hypfs_entry_leaf stat_leaves[NR_STAT_FILES];
-static struct hypfs_funcs stat_leaf_funcs[NR_STAT_FILES];
-/* trace_stat/function<N>: nr_cpu_ids of them, sharing their funcs. */
-static struct hypfs_entry_leaf *function_leaves;
-static struct hypfs_funcs function_leaf_funcs;
+/*
+ * The files tracers and the profiler add (dt_fs_add_files()): each table's
+ * leaves, a cpu_build row's nr_cpu_ids of them, with the row and CPU of
+ * each.
+ */
+#define MAX_ADDED 4
+static struct added {
+    struct hypfs_entry_dir *dir;        /* NULL: /tracing */
+    const struct dt_file *files;
+    unsigned int nr;                    /* rows */
+    unsigned int nr_leaves;
+    struct hypfs_entry_leaf *leaves;
+    struct hypfs_funcs *funcs;          /* one per row */
+    const struct dt_file **row;         /* of each leaf */
+    int *cpu;                           /* of each leaf, or -1 */
+} added[MAX_ADDED];
+static unsigned int nr_added;
 
-int dt_fs_function_cpu(const struct hypfs_entry *e)
+void __init dt_fs_add_files(struct hypfs_entry_dir *dir,
+                            const struct dt_file *f, unsigned int nr)
+{
+    if ( nr_added == MAX_ADDED )
+    {
+        printk(XENLOG_ERR "dyntrace: too many tables of files, %s dropped\n",
+               f[0].name);
+        return;
+    }
+    added[nr_added].dir = dir;
+    added[nr_added].files = f;
+    added[nr_added].nr = nr;
+    nr_added++;
+}
+
+/* The table of added leaf e, and its index there; NULL if e is not one. */
+static const struct added *added_of(const struct hypfs_entry *e,
+                                    unsigned int *i)
 {
     const struct hypfs_entry_leaf *l =
         container_of(e, const struct hypfs_entry_leaf, e);
+    unsigned int t;
 
-    return function_leaves && l >= function_leaves &&
-           l < function_leaves + nr_cpu_ids ? l - function_leaves : -1;
+    for ( t = 0; t < nr_added; t++ )
+        if ( added[t].leaves && l >= added[t].leaves &&
+             l < added[t].leaves + added[t].nr_leaves )
+        {
+            *i = l - added[t].leaves;
+            return &added[t];
+        }
+
+    return NULL;
 }
-#endif
+
+int dt_fs_added_cpu(const struct hypfs_entry *e)
+{
+    unsigned int i;
+    const struct added *a = added_of(e, &i);
+
+    return a ? a->cpu[i] : -1;
+}
 
 bool dt_fs_cpu_leaf(const struct hypfs_entry *e)
 {
@@ -412,14 +367,14 @@ const struct dt_file *dt_fs_file(const struct hypfs_entry *e)
     const struct hypfs_entry_leaf *l =
         container_of(e, const struct hypfs_entry_leaf, e);
 
+    const struct added *a;
+    unsigned int i;
+
     if ( dt_fs_cpu_leaf(e) )
         return &dt_cpu_files[l - cpu_leaves];
-#ifdef DYNTRACE_WITH_PROFILER
-    if ( dt_fs_function_cpu(e) >= 0 )
-        return &dt_stat_function;
-    if ( l >= stat_leaves && l < stat_leaves + NR_STAT_FILES )
-        return &dt_stat_files[l - stat_leaves];
-#endif
+    a = added_of(e, &i);
+    if ( a )
+        return a->row[i];
 
     ASSERT(l >= leaves && l < leaves + NR_FILES);
 
@@ -427,10 +382,6 @@ const struct dt_file *dt_fs_file(const struct hypfs_entry *e)
 }
 
 static HYPFS_DIR_INIT_FUNC(tracing_dir, "tracing", &dt_fs_dir_funcs);
-#ifdef DYNTRACE_WITH_PROFILER
-static HYPFS_DIR_INIT_FUNC(trace_stat_dir, "trace_stat",
-                           &dt_fs_dir_funcs);
-#endif
 
 /* A leaf and its hypfs_funcs, from its row of dt_files[]/dt_cpu_files[]. */
 static int __init leaf_init(const struct dt_file *f,
@@ -465,6 +416,49 @@ static int __init leaf_init(const struct dt_file *f,
     return 0;
 }
 
+/* A row's name and a CPU number. */
+#define CPU_NAME_MAX 24
+
+/* The leaves of an added table, a cpu_build row's one per CPU. */
+static int __init added_init(struct added *a)
+{
+    unsigned int r, c, n = 0;
+    int rc;
+
+    for ( r = 0; r < a->nr; r++ )
+        a->nr_leaves += a->files[r].cpu_build ? nr_cpu_ids : 1;
+    a->leaves = xzalloc_array(struct hypfs_entry_leaf, a->nr_leaves);
+    a->funcs = xzalloc_array(struct hypfs_funcs, a->nr);
+    a->row = xzalloc_array(const struct dt_file *, a->nr_leaves);
+    a->cpu = xzalloc_array(int, a->nr_leaves);
+    if ( !a->leaves || !a->funcs || !a->row || !a->cpu )
+        return -ENOMEM;
+    for ( r = 0; r < a->nr; r++ )
+    {
+        const struct dt_file *f = &a->files[r];
+
+        for ( c = 0; c < (f->cpu_build ? nr_cpu_ids : 1); c++, n++ )
+        {
+            char *name;
+
+            rc = leaf_init(f, &a->leaves[n], &a->funcs[r]);
+            if ( rc )
+                return rc;
+            a->row[n] = f;
+            a->cpu[n] = f->cpu_build ? (int)c : -1;
+            if ( !f->cpu_build )
+                continue;
+            name = xmalloc_array(char, CPU_NAME_MAX);
+            if ( !name )
+                return -ENOMEM;
+            snprintf(name, CPU_NAME_MAX, "%s%u", f->name, c);
+            a->leaves[n].e.name = name;
+        }
+    }
+
+    return 0;
+}
+
 static int __init cf_check dyntrace_hypfs_init(void)
 {
     unsigned int i;
@@ -488,42 +482,26 @@ static int __init cf_check dyntrace_hypfs_init(void)
             return rc;
     }
 
-#ifdef DYNTRACE_WITH_PROFILER
-    for ( i = 0; i < NR_STAT_FILES; i++ )
+    for ( i = 0; i < nr_added; i++ )
     {
-        rc = leaf_init(&dt_stat_files[i], &stat_leaves[i],
-                       &stat_leaf_funcs[i]);
+        rc = added_init(&added[i]);
         if ( rc )
             return rc;
     }
-    function_leaves = xzalloc_array(struct hypfs_entry_leaf, nr_cpu_ids);
-    if ( !function_leaves )
-        return -ENOMEM;
-    for ( i = 0; i < nr_cpu_ids; i++ )
-    {
-        char *name = xmalloc_array(char, STAT_NAME_MAX);
-
-        if ( !name )
-            return -ENOMEM;
-        snprintf(name, STAT_NAME_MAX, "function%u", i);
-        rc = leaf_init(&dt_stat_function, &function_leaves[i],
-                       &function_leaf_funcs);
-        if ( rc )
-            return rc;
-        function_leaves[i].e.name = name;
-    }
-#endif
 
     hypfs_add_dir(&hypfs_root, &tracing_dir, true);
     for ( i = 0; i < NR_FILES; i++ )
         hypfs_add_leaf(&tracing_dir, &leaves[i], true);
-#ifdef DYNTRACE_WITH_PROFILER
-    hypfs_add_dir(&tracing_dir, &trace_stat_dir, true);
-    for ( i = 0; i < NR_STAT_FILES; i++ )
-        hypfs_add_leaf(&trace_stat_dir, &stat_leaves[i], true);
-    for ( i = 0; i < nr_cpu_ids; i++ )
-        hypfs_add_leaf(&trace_stat_dir, &function_leaves[i], true);
-#endif
+    for ( i = 0; i < nr_added; i++ )
+    {
+        struct added *a = &added[i];
+        unsigned int j;
+
+        if ( a->dir )
+            hypfs_add_dir(&tracing_dir, a->dir, true);
+        for ( j = 0; j < a->nr_leaves; j++ )
+            hypfs_add_leaf(a->dir ?: &tracing_dir, &a->leaves[j], true);
+    }
     hypfs_add_dir(&tracing_dir, &dt_fs_per_cpu_dir, true);
     hypfs_add_dyndir(&dt_fs_per_cpu_dir, &dt_fs_cpu_template);
     for ( i = 0; i < NR_CPU_FILES; i++ )

@@ -3,13 +3,24 @@
  * dyntrace: /tracing's parts, shared by hypfs.c (the files and directories
  * and their content), hypfs_write.c (the writes and error_log) and
  * hypfs_snap.c (the snapshot of each HypFS operation, the retry cache and
- * per_cpu/).
+ * per_cpu/), and the files a tracer or the profiler adds
+ * (dt_fs_add_files()).
  */
 #ifndef DYNTRACE_HYPFS_FILES_H
 #define DYNTRACE_HYPFS_FILES_H
 
 #include <xen/dyntrace.h>
 #include <xen/hypfs.h>
+
+#include "patch.h"
+
+/*
+ * A set of functions (set_function_filter and the like) takes writes of at
+ * least DT_SET_MAX_WRITE bytes, and at least the length of
+ * available_functions (fits_names), so that whatever it reads back can be
+ * written back (with '*' that is every name).
+ */
+#define DT_SET_MAX_WRITE 4096
 
 typedef int dt_write_t(struct hypfs_entry_leaf *leaf,
                        XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
@@ -34,14 +45,21 @@ struct dt_file {
     bool fits_names;
 };
 
+/*
+ * hypfs.c: files a tracer or the profiler adds to /tracing (dir NULL) or
+ * to a directory of theirs under it (built with dt_fs_dir_funcs): named at
+ * boot, in a presmp initcall, and built with /tracing in a later one.  A
+ * row with cpu_build is one leaf per CPU Xen can have, its name followed
+ * by the CPU's number ("function0").
+ */
+void dt_fs_add_files(struct hypfs_entry_dir *dir, const struct dt_file *f,
+                     unsigned int nr);
 /* hypfs.c: the row of leaf e (a leaf of /tracing). */
 const struct dt_file *dt_fs_file(const struct hypfs_entry *e);
 /* Is e a leaf of per_cpu/cpuN/? */
 bool dt_fs_cpu_leaf(const struct hypfs_entry *e);
-#ifdef DYNTRACE_WITH_PROFILER
-/* The CPU of trace_stat/function<N> leaf e, or -1 if e is not one. */
-int dt_fs_function_cpu(const struct hypfs_entry *e);
-#endif
+/* The CPU of a leaf dt_fs_add_files() made from a cpu_build row, or -1. */
+int dt_fs_added_cpu(const struct hypfs_entry *e);
 
 /*
  * hypfs_write.c: each row's write handler, and every write's entry, which
@@ -53,13 +71,24 @@ dt_write_t dt_fs_errlog_write;
 #ifdef DYNTRACE_WITH_SCOPE
 dt_write_t dt_fs_domains_write, dt_fs_cpumask_write;
 #endif
-#ifdef DYNTRACE_WITH_GRAPH
-dt_write_t dt_fs_graph_write, dt_fs_depth_write, dt_fs_thresh_write;
-#endif
-#ifdef DYNTRACE_WITH_PROFILER
-dt_write_t dt_fs_profile_write;
-#endif
 dt_write_t dt_fs_logged_write;
+/* The word error_log names as the cause of the current write's failure. */
+void dt_fs_set_bad_word(const char *w);
+/* Writes that patch text need the livepatch permission too. */
+int dt_fs_may_patch(void);
+/* A boolean, as HypFS writes it (one byte). */
+int dt_fs_bool_write(bool *val, XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                     unsigned int ulen);
+/* A set of functions, in the filter language (set_function_filter's). */
+int dt_fs_set_write(enum dt_set which, struct hypfs_entry_leaf *leaf,
+                    XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                    unsigned int ulen);
+#ifdef DYNTRACE_WITH_GRAPH
+/* A 32-bit unsigned value from 0 to max, as HypFS writes it. */
+int dt_fs_uint_write(uint32_t *var, uint32_t max,
+                     XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                     unsigned int ulen);
+#endif
 /* error_log's content. */
 int dt_fs_errlog_build(struct dyntrace_text *t);
 

@@ -6,7 +6,7 @@
  * HypFS lets in a domain with XSM's hypfs_op permission.  The writes that
  * rewrite hypervisor text (current_tracer, set_function_filter,
  * set_function_notrace) also need the permission of a livepatch operation
- * (may_patch()):
+ * (dt_fs_may_patch()):
  * under a FLASK policy, HypFS access alone must not patch text nor make
  * traced functions refuse security livepatches.
  */
@@ -36,7 +36,7 @@
 static char bad_word[BAD_WORD_MAX];
 
 /* One line of error_log: control and non-ASCII bytes shown as '?'. */
-static void set_bad_word(const char *w)
+void dt_fs_set_bad_word(const char *w)
 {
     unsigned int i;
 
@@ -48,12 +48,12 @@ static void set_bad_word(const char *w)
 }
 
 /* Writes that patch text: does the writer hold the livepatch permission? */
-static int may_patch(void)
+int dt_fs_may_patch(void)
 {
     int rc = livepatch_check_permission();
 
     if ( rc )
-        set_bad_word("(the livepatch permission)");
+        dt_fs_set_bad_word("(the livepatch permission)");
 
     return rc;
 }
@@ -102,7 +102,7 @@ int cf_check dt_fs_tracer_write(struct hypfs_entry_leaf *leaf,
 {
     struct dyntrace_tracer *t;
     char *buf;
-    int rc = may_patch();
+    int rc = dt_fs_may_patch();
 
     if ( rc )
         return rc;
@@ -110,7 +110,7 @@ int cf_check dt_fs_tracer_write(struct hypfs_entry_leaf *leaf,
     if ( !buf )
         return rc;
     strip_trailing_space(buf);
-    set_bad_word(buf);
+    dt_fs_set_bad_word(buf);
     t = dt_tracer_find(buf);
     xfree(buf);
     if ( !t )
@@ -162,7 +162,7 @@ static struct dt_scope *take_triggers(char *text, unsigned int *base,
             continue;
         }
         snprintf(word, sizeof(word), "%.*s", (int)len, p);
-        set_bad_word(word);
+        dt_fs_set_bad_word(word);
         *rc = -EINVAL;
         if ( len >= sizeof(word) )
             goto fail;
@@ -202,9 +202,9 @@ static struct dt_scope *take_triggers(char *text, unsigned int *base,
  * or '!'.
  */
 #endif
-static int set_write(enum dt_set which, struct hypfs_entry_leaf *leaf,
-                     XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
-                     unsigned int ulen)
+int dt_fs_set_write(enum dt_set which, struct hypfs_entry_leaf *leaf,
+                    XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                    unsigned int ulen)
 {
     unsigned long *map = NULL, *cur = NULL;
 #ifdef DYNTRACE_WITH_SCOPE
@@ -218,9 +218,9 @@ static int set_write(enum dt_set which, struct hypfs_entry_leaf *leaf,
     bool edit;
 #ifdef DYNTRACE_WITH_GRAPH
     /* set_graph_function rewrites no text. */
-    int rc = which == DT_GRAPH ? 0 : may_patch();
+    int rc = which == DT_GRAPH ? 0 : dt_fs_may_patch();
 #else
-    int rc = may_patch();
+    int rc = dt_fs_may_patch();
 #endif
 
     if ( rc )
@@ -261,7 +261,7 @@ static int set_write(enum dt_set which, struct hypfs_entry_leaf *leaf,
     if ( rc )
     {
         if ( bad )
-            set_bad_word(bad);
+            dt_fs_set_bad_word(bad);
         goto out;
     }
     rc = -ENOMEM;
@@ -294,24 +294,15 @@ int cf_check dt_fs_filter_write(struct hypfs_entry_leaf *leaf,
                                 XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
                                 unsigned int ulen)
 {
-    return set_write(DT_FILTER, leaf, uaddr, ulen);
+    return dt_fs_set_write(DT_FILTER, leaf, uaddr, ulen);
 }
 
 int cf_check dt_fs_notrace_write(struct hypfs_entry_leaf *leaf,
                                  XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
                                  unsigned int ulen)
 {
-    return set_write(DT_NOTRACE, leaf, uaddr, ulen);
+    return dt_fs_set_write(DT_NOTRACE, leaf, uaddr, ulen);
 }
-
-#ifdef DYNTRACE_WITH_GRAPH
-int cf_check dt_fs_graph_write(struct hypfs_entry_leaf *leaf,
-                               XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
-                               unsigned int ulen)
-{
-    return set_write(DT_GRAPH, leaf, uaddr, ulen);
-}
-#endif
 
 #ifdef DYNTRACE_WITH_SCOPE
 /*
@@ -349,7 +340,7 @@ static int scope_write(bool cpumask, struct hypfs_entry_leaf *leaf,
             /* The word alone (parse_cpumask leaves text unsplit). */
             snprintf(word, sizeof(word), "%.*s",
                      (int)dt_word_len(bad), bad);
-            set_bad_word(word);
+            dt_fs_set_bad_word(word);
         }
         goto out;
     }
@@ -379,7 +370,7 @@ int cf_check dt_fs_cpumask_write(struct hypfs_entry_leaf *leaf,
 #endif
 
 /* A boolean as HypFS writes it: one byte, 0 or 1. */
-static int bool_write(bool *val, XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+int dt_fs_bool_write(bool *val, XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
                       unsigned int ulen)
 {
     uint8_t byte;
@@ -403,36 +394,10 @@ int cf_check dt_fs_tracing_on_write(struct hypfs_entry_leaf *leaf,
                                     unsigned int ulen)
 {
     bool on;
-    int rc = bool_write(&on, uaddr, ulen);
+    int rc = dt_fs_bool_write(&on, uaddr, ulen);
 
     return rc ?: dt_state_set_on(on);
 }
-
-#ifdef DYNTRACE_WITH_PROFILER
-/*
- * function_profile_enabled: the profiler on (counting afresh, if it was
- * off) or off (what it counted stays readable).  It traces the filter's
- * functions whatever the tracer: it patches.
- */
-int cf_check dt_fs_profile_write(struct hypfs_entry_leaf *leaf,
-                                 XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
-                                 unsigned int ulen)
-{
-    bool on;
-    int rc = may_patch() ?: bool_write(&on, uaddr, ulen);
-
-    if ( rc )
-        return rc;
-    rc = dt_request(&(struct dt_change){
-        .profile = on ? DT_PROFILE_ON : DT_PROFILE_OFF });
-    if ( rc == -ENODATA )
-        set_bad_word("(set_function_filter is empty)");
-    else if ( rc == -EOPNOTSUPP )
-        set_bad_word("(no profiler in this build)");
-
-    return rc;
-}
-#endif
 
 /* buffer_size_kb: KiB per CPU, a 32-bit unsigned value as HypFS writes it. */
 int cf_check dt_fs_bufsize_write(struct hypfs_entry_leaf *leaf,
@@ -456,9 +421,9 @@ int cf_check dt_fs_bufsize_write(struct hypfs_entry_leaf *leaf,
 
 #ifdef DYNTRACE_WITH_GRAPH
 /* A 32-bit unsigned setting from 0 to max, as HypFS writes it. */
-static int uint_write(uint32_t *var, uint32_t max,
-                      XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
-                      unsigned int ulen)
+int dt_fs_uint_write(uint32_t *var, uint32_t max,
+                     XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                     unsigned int ulen)
 {
     uint32_t val;
 
@@ -474,23 +439,6 @@ static int uint_write(uint32_t *var, uint32_t max,
     write_atomic(var, val);
 
     return 0;
-}
-
-int cf_check dt_fs_depth_write(struct hypfs_entry_leaf *leaf,
-                               XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
-                               unsigned int ulen)
-{
-    return uint_write(&dt_graph_max_depth, DT_GRAPH_DEPTH_MAX, uaddr, ulen);
-}
-
-/* tracing_thresh: microseconds, up to an hour. */
-#define THRESH_MAX_US 3600000000U
-
-int cf_check dt_fs_thresh_write(struct hypfs_entry_leaf *leaf,
-                                XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
-                                unsigned int ulen)
-{
-    return uint_write(&dt_tracing_thresh, THRESH_MAX_US, uaddr, ulen);
 }
 #endif
 
@@ -536,7 +484,7 @@ static unsigned int errlog_next, errlog_count;
 /*
  * Why a write failed, by its error and the file's type (0: any type; a
  * directory, type 0, takes no write): the first row that fits.  -EDOM is a
- * write of another size than the file's type has (e.g. bool_write(),
+ * write of another size than the file's type has (e.g. dt_fs_bool_write(),
  * bufsize_write()).
  */
 static const struct {

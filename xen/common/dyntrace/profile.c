@@ -41,7 +41,7 @@
  *     that finds no room within PROF_PROBES slots is counted as missed,
  *     and the readers show that count.  trace_stat/domains shows the
  *     PROF_SLOTS costliest pairs of all tables, and the hits of the others
- *     (profile_print_domains()).
+ *     (prof_print_domains()).
  * P7  A call is profiled only on a CPU up for tracing (dt_ring_cpu_ready():
  *     current set, per-CPU data live); one that began there is counted at
  *     its end wherever that CPU is then, under the domain that made it:
@@ -490,7 +490,7 @@ static int cf_check profile_prepare(void)
             rc = -ENOMEM;
             break;
         }
-        smp_wmb();              /* pairs with profile_print_domains() */
+        smp_wmb();              /* pairs with prof_print_domains() */
         cpumask_set_cpu(cpu, &prof_cpus);
     }
     if ( !rc )
@@ -523,7 +523,7 @@ static int cf_check cpu_callback(struct notifier_block *nfb,
         if ( t )
         {
             prof_tables[cpu] = t;
-            smp_wmb();          /* pairs with profile_print_domains() */
+            smp_wmb();          /* pairs with prof_print_domains() */
             cpumask_set_cpu(cpu, &prof_cpus);
         }
         else
@@ -546,8 +546,6 @@ static const struct dt_profiler profiler = {
 #endif
     .prepare = profile_prepare,
     .restart = profile_restart,
-    .print_cpu = prof_print_cpu,
-    .print_domains = prof_print_domains,
 };
 
 static int __init cf_check profile_init(void)
@@ -558,6 +556,7 @@ static int __init cf_check profile_init(void)
 
     register_cpu_notifier(&cpu_nfb);
     dt_ret_set_hook(DT_RET_PROFILE, profile_return);
+    prof_fs_init();
     dt_register_profiler(&profiler);
 
     return 0;

@@ -60,8 +60,10 @@ extern uint32_t prof_gen;
 extern bool prof_timing;
 extern const char *prof_untimed_why;
 
-/* trace_stat/function<cpu> and trace_stat/domains (struct dt_profiler). */
-int cf_check prof_print_cpu(struct dyntrace_text *t, unsigned int cpu);
-int cf_check prof_print_domains(struct dyntrace_text *t);
+/*
+ * Its files in /tracing (profile_stats.c): function_profile_enabled and
+ * trace_stat/ (function<cpu>, domains).  At boot, before /tracing is built.
+ */
+void prof_fs_init(void);
 
 #endif /* DYNTRACE_PROFILE_H */

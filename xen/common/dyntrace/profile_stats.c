@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * dyntrace: the function profiler's statistics, trace_stat/function<N> and
- * trace_stat/domains: consistent copies of the per-CPU tables (P2, P3 of
- * profile.c), merged, sorted and printed in ftrace's columns.  Nothing
+ * dyntrace: the function profiler's files: its statistics,
+ * trace_stat/function<N> and trace_stat/domains (consistent copies of the
+ * per-CPU tables, P2 and P3 of profile.c, merged, sorted and printed in
+ * ftrace's columns), and its switch, function_profile_enabled.  Nothing
  * here runs in a traced call.
  */
 
 #include <xen/dyntrace.h>
+#include <xen/init.h>
 #include <xen/lib.h>
 #include <xen/sched.h>
 #include <xen/sort.h>
@@ -14,7 +16,9 @@
 #include <xen/xmalloc.h>
 #include <asm/system.h>
 
+#include "hypfs_files.h"
 #include "output.h"
+#include "patch.h"
 #include "profile.h"
 #include "tracer.h"
 
@@ -343,7 +347,7 @@ static int print_rows(struct dyntrace_text *t, const struct prof_row *rows,
 }
 
 /* trace_stat/function<cpu>: that CPU's table, by function. */
-int cf_check prof_print_cpu(struct dyntrace_text *t, unsigned int cpu)
+static int cf_check prof_print_cpu(struct dyntrace_text *t, unsigned int cpu)
 {
     struct prof_row *rows = vmalloc(PROF_SLOTS * sizeof(*rows));
     uint64_t missed = 0;
@@ -430,7 +434,7 @@ static void recount(struct prof_row *rows, unsigned int n,
  * sorts), counted exactly (recount()), and the header gives the hits of
  * the others: the pairs are cut by cost, whatever their domain.
  */
-int cf_check prof_print_domains(struct dyntrace_text *t)
+static int cf_check prof_print_domains(struct dyntrace_text *t)
 {
     struct prof_row *rows;
     cpumask_t cpus;
@@ -466,4 +470,64 @@ int cf_check prof_print_domains(struct dyntrace_text *t)
     vfree(rows);
 
     return rc;
+}
+
+/* ---- Its files in /tracing ---- */
+
+/*
+ * function_profile_enabled: the profiler on (counting afresh, if it was
+ * off) or off (what it counted stays readable).  It traces the filter's
+ * functions whatever the tracer: it patches.
+ */
+static int cf_check profile_write(struct hypfs_entry_leaf *leaf,
+                                  XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                  unsigned int ulen)
+{
+    bool on;
+    int rc = dt_fs_may_patch() ?: dt_fs_bool_write(&on, uaddr, ulen);
+
+    if ( rc )
+        return rc;
+    rc = dt_request(&(struct dt_change){
+        .profile = on ? DT_PROFILE_ON : DT_PROFILE_OFF });
+    if ( rc == -ENODATA )
+        dt_fs_set_bad_word("(set_function_filter is empty)");
+    else if ( rc == -EOPNOTSUPP )
+        dt_fs_set_bad_word("(no profiler in this build)");
+
+    return rc;
+}
+
+static int __init cf_check profile_enabled_init(
+    struct hypfs_entry_leaf *leaf)
+{
+    leaf->u.content = dt_state_profiling();
+    leaf->e.size = sizeof(bool);
+
+    return 0;
+}
+
+static const struct dt_file prof_files[] = {
+    { .name = "function_profile_enabled", .type = XEN_HYPFS_TYPE_BOOL,
+      .max_write = sizeof(bool), .init = profile_enabled_init,
+      .write = profile_write },
+};
+
+/*
+ * trace_stat/: function<N> for every CPU Xen can have (nr_cpu_ids; a CPU
+ * that never ran the profiler shows no function), and domains, every
+ * CPU's by domain.
+ */
+static HYPFS_DIR_INIT_FUNC(trace_stat_dir, "trace_stat", &dt_fs_dir_funcs);
+static const struct dt_file stat_files[] = {
+    { .name = "domains", .type = XEN_HYPFS_TYPE_STRING,
+      .build = prof_print_domains },
+    { .name = "function", .type = XEN_HYPFS_TYPE_STRING,
+      .cpu_build = prof_print_cpu },
+};
+
+void __init prof_fs_init(void)
+{
+    dt_fs_add_files(NULL, prof_files, ARRAY_SIZE(prof_files));
+    dt_fs_add_files(&trace_stat_dir, stat_files, ARRAY_SIZE(stat_files));
 }

@@ -84,9 +84,6 @@ struct dt_profiler {
     int (*prepare)(void);
     /* Profiling starts: forget what was counted.  In the rendezvous. */
     void (*restart)(void);
-    /* trace_stat/function<cpu>, trace_stat/domains. */
-    int (*print_cpu)(struct dyntrace_text *t, unsigned int cpu);
-    int (*print_domains)(struct dyntrace_text *t);
 };
 void dt_register_profiler(const struct dt_profiler *p);
 /* The registered profiler, or NULL. */
