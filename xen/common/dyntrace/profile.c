@@ -67,6 +67,7 @@
 #include <xen/notifier.h>
 #include <xen/sched.h>
 #include <xen/time.h>
+#include <xen/vmap.h>
 #include <asm/system.h>
 
 #include "output.h"
