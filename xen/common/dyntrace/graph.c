@@ -51,6 +51,16 @@
 static dyntrace_func_t graph_entry;
 
 /*
+ * Its settings, written through its files and read by its callbacks (and
+ * x86's fast entry, dyntrace-graph.S): max_graph_depth (0: no limit; at
+ * most DT_GRAPH_DEPTH_MAX, the return stack's depth) and tracing_thresh
+ * (microseconds; 0: off).
+ */
+#define DT_GRAPH_DEPTH_MAX 64
+uint32_t dt_graph_max_depth;
+uint32_t dt_tracing_thresh;
+
+/*
  * The context word of a record: its last eight bytes, domid to depth, as
  * one value (public/dyntrace.h, XEN_DYNTRACE_CTX_*): who ran the call, on
  * which CPU, in which context (flags), at which depth.  A return repeats

@@ -25,12 +25,6 @@ static struct dyntrace_tracer *tracers[MAX_TRACERS];
 static unsigned int nr_tracers;
 static char tracers_text[MAX_TRACERS * TRACER_NAME_ROOM];
 
-#ifdef DYNTRACE_WITH_GRAPH
-/* function_graph's settings (max_graph_depth, tracing_thresh). */
-uint32_t dt_graph_max_depth;
-uint32_t dt_tracing_thresh;
-#endif
-
 bool dt_recording;
 
 /* The tracer's callback the dispatcher runs: changed in the rendezvous. */

@@ -5,17 +5,6 @@
 
 #include <xen/dyntrace.h>
 
-#ifdef DYNTRACE_WITH_GRAPH
-/*
- * function_graph's settings, written through HypFS and read by its
- * callbacks: max_graph_depth (0: no limit; at most DT_GRAPH_DEPTH_MAX, the
- * return stack's depth) and tracing_thresh (microseconds; 0: off).
- */
-#define DT_GRAPH_DEPTH_MAX 64
-extern uint32_t dt_graph_max_depth;
-extern uint32_t dt_tracing_thresh;
-#endif
-
 /*
  * Recording on or off (tracing_on): the tracers' callbacks write records
  * only while it is set (dt_state_set_on()).
