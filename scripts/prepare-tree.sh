@@ -96,8 +96,10 @@ stage() {
 (
     cd "$REPO_ROOT"
     unset GIT_INDEX_FILE
-    git ls-files -co --exclude-standard -- xen docs/designs tools/misc 2>/dev/null ||
-        find xen docs/designs tools/misc -type f
+    # tools/misc: the files git tracks (a build or install with O= or DESTDIR= there leaves
+    # others, not ours to mail).
+    { git ls-files -co --exclude-standard -- xen docs/designs && git ls-files -- tools/misc; } \
+        2>/dev/null || find xen docs/designs tools/misc -type f
 ) | grep -vx 'tools/misc/xen-dyntrace/GNUmakefile' | sort -u >"$msg.unclaimed"
 
 "$REPO_ROOT/scripts/lib/series.sh" "$XEN_BASE" >"$msg.list"

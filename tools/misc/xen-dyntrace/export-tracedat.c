@@ -121,14 +121,41 @@ static int pid_of(const struct xen_dyntrace_record *r)
     return r->domid == XDT_DOMID_IDLE ? 0 : r->domid * 4096 + r->vcpu + 1;
 }
 
-/* One CPU's pages, appended to a file. */
+/*
+ * One CPU's pages: counted (fd < 0), or written to fd from base on.  The
+ * pages come out the same both times: they depend on the records alone.
+ */
 struct pager {
-    FILE *f;
+    int fd;
+    uint64_t base, pages;
     uint8_t *page;
     unsigned int size, used;    /* page size; bytes of data used */
     uint64_t last_ts, missed;
     bool started;
 };
+
+/* Write len bytes at off, all of them. */
+static int write_at(int fd, const uint8_t *buf, size_t len, uint64_t off)
+{
+    while ( len )
+    {
+        ssize_t n = pwrite(fd, buf, len, off);
+
+        if ( n < 0 && errno == EINTR )
+            continue;
+        if ( n <= 0 )
+        {
+            if ( !n )
+                errno = EIO;
+            return -1;
+        }
+        buf += n;
+        len -= n;
+        off += n;
+    }
+
+    return 0;
+}
 
 static int page_flush(struct pager *p)
 {
@@ -143,8 +170,10 @@ static int page_flush(struct pager *p)
         p->missed = 0;
     }
     memcpy(p->page + 8, &commit, 8);
-    if ( fwrite(p->page, p->size, 1, p->f) != 1 )
+    if ( p->fd >= 0 &&
+         write_at(p->fd, p->page, p->size, p->base + p->pages * p->size) )
         return -1;
+    p->pages++;
     p->started = false;
 
     return 0;
@@ -262,7 +291,7 @@ static int page_graph(struct pager *p, const struct xen_dyntrace_record *r)
 
 struct page_ctx {
     struct pager *pg;
-    uint8_t *seen;
+    uint8_t *seen;              /* NULL: the pids are known already */
     int *pids;                  /* the pids seen, in the order first seen */
     size_t nr_pids, cap_pids;
     bool graph;
@@ -283,7 +312,7 @@ static int page_one(const struct xdt_event *e, void *arg)
         return 0;
     }
     pid = pid_of(&e->rec);
-    if ( pid > 0 && pid < PID_LIMIT && e->rec.vcpu < 4096 &&
+    if ( pc->seen && pid > 0 && pid < PID_LIMIT && e->rec.vcpu < 4096 &&
          !(pc->seen[pid / 8] & (1u << (pid % 8))) )
     {
         if ( pc->nr_pids == pc->cap_pids )
@@ -428,25 +457,38 @@ static void put_header(FILE *f, unsigned int page_size, bool graph,
     put_sized(f, 8, cmdlines->buf, cmdlines->len);
     put_u32(f, cpus);
     fwrite("options  ", 10, 1, f);
-    put_u16(f, 0);                              /* no options */
+    /*
+     * TRACECLOCK (4, trace-cmd.dat.v7(5)), empty: its text follows the
+     * table of CPUs (export_tracedat()), where trace-cmd's version 6
+     * reader looks for it when the option is there.
+     */
+    put_u16(f, 4);
+    put_u32(f, 0);
+    put_u16(f, 0);                              /* the last option */
     fwrite("flyrecord", 10, 1, f);
 }
 
-/* Copy len bytes of from (at its start) to f. */
-static int copy_data(FILE *f, FILE *from, uint64_t len)
+/* Each CPU's pages, counted (fd < 0) or written: the records once. */
+static int page_all(const struct xdt_capture *c, struct page_ctx *pc,
+                    int fd, const uint64_t *base)
 {
-    char buf[65536];
+    unsigned int cpu;
 
-    if ( fseek(from, 0, SEEK_SET) )
-        return -1;
-    while ( len )
+    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
     {
-        size_t n = len < sizeof(buf) ? len : sizeof(buf);
+        struct pager *p = &pc->pg[cpu];
 
-        if ( fread(buf, n, 1, from) != 1 || fwrite(buf, n, 1, f) != 1 )
-            return -1;
-        len -= n;
+        p->fd = fd;
+        p->base = fd >= 0 ? base[cpu] : 0;
+        p->pages = p->used = 0;
+        p->last_ts = p->missed = 0;
+        p->started = false;
     }
+    if ( xdt_capture_iterate(c, page_one, pc) )
+        return -1;
+    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
+        if ( page_flush(&pc->pg[cpu]) )
+            return -1;
 
     return 0;
 }
@@ -457,28 +499,25 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
     static const char trace_clock[] = "[local] global\n";
     unsigned int page_size = sysconf(_SC_PAGESIZE), cpu, cpus = c->nr_cpus;
     struct pager *pg = calloc(cpus ? cpus : 1, sizeof(*pg));
-    uint64_t *sizes = calloc(cpus ? cpus : 1, sizeof(*sizes));
+    uint64_t *base = calloc(cpus ? cpus : 1, sizeof(*base));
     struct text kallsyms = { .f = NULL }, cmdlines = { .f = NULL };
-    struct page_ctx pc = { .pg = NULL };
-    char *tmp_out = NULL;
+    struct page_ctx pc = { .pg = pg };
+    char *tmp_out = NULL, *zeros = NULL;
     FILE *f = NULL;
-    uint64_t off;
+    uint64_t off, data;
+    long pos;
     int rc = XDT_EXIT_FAIL;
 
-    if ( !pg || !sizes )
+    errno = ENOMEM;
+    if ( !pg || !base )
         goto nomem;
     for ( cpu = 0; cpu < cpus; cpu++ )
     {
         pg[cpu].size = page_size;
         pg[cpu].page = malloc(page_size);
-        pg[cpu].f = tmpfile();
-        if ( !pg[cpu].page || !pg[cpu].f )
-        {
-            xdt_err("export: CPU %u's pages: %s", cpu, strerror(errno));
-            goto out;
-        }
+        if ( !pg[cpu].page )
+            goto nomem;
     }
-    pc.pg = pg;
     pc.graph = xdt_capture_is_graph(c);
     /* 16 MiB, of which only the pages of the pids seen are touched. */
     pc.seen = mmap(NULL, PID_LIMIT / 8, PROT_READ | PROT_WRITE,
@@ -488,18 +527,13 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
         pc.seen = NULL;
         goto nomem;
     }
-    if ( xdt_capture_iterate(c, page_one, &pc) )
-        goto io;
-    for ( cpu = 0; cpu < cpus; cpu++ )
-    {
-        long end;
+    /* First the pages counted (and the pids seen), for the header. */
+    if ( page_all(c, &pc, -1, NULL) )
+        goto nomem;
+    munmap(pc.seen, PID_LIMIT / 8);
+    pc.seen = NULL;
 
-        if ( page_flush(&pg[cpu]) || fflush(pg[cpu].f) ||
-             (end = ftell(pg[cpu].f)) < 0 )
-            goto io;
-        sizes[cpu] = end;
-    }
-
+    errno = ENOMEM;
     if ( text_open(&kallsyms) || text_open(&cmdlines) )
         goto nomem;
     put_kallsyms(kallsyms.f, c, n);
@@ -508,7 +542,10 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
         goto nomem;
 
     if ( asprintf(&tmp_out, "%s.tmp", out) < 0 )
+    {
+        tmp_out = NULL;
         goto nomem;
+    }
     f = fopen(tmp_out, "w");
     if ( !f )
     {
@@ -517,27 +554,35 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
     }
     put_header(f, page_size, pc.graph, &kallsyms, &cmdlines, cpus);
     /*
-     * The CPUs' data start page-aligned, after the table of CPUs and
-     * padding.  trace-cmd reads the trace clock at the padding's start (a
-     * size, then the trace_clock file's text), as its own writer puts it
-     * there: Xen's NOW(), nanoseconds on one time base for every CPU, is
-     * what ftrace calls "local".
+     * The table of CPUs, then the trace clock's text (a size and the
+     * trace_clock file's: Xen's NOW(), nanoseconds on one time base for
+     * every CPU, is what ftrace calls "local"), then zeros up to the first
+     * CPU's data, page-aligned.  Each CPU's pages follow the previous one's.
      */
-    off = ftell(f) + 16ULL * cpus + 8 + strlen(trace_clock);
-    off = (off + page_size - 1) / page_size * page_size;
+    pos = ftell(f);
+    if ( pos < 0 )
+        goto wr;
+    off = pos + 16ULL * cpus + 8 + strlen(trace_clock);
+    off = data = (off + page_size - 1) / page_size * page_size;
     for ( cpu = 0; cpu < cpus; cpu++ )
     {
+        base[cpu] = off;
         put_u64(f, off);
-        put_u64(f, sizes[cpu]);
-        off += sizes[cpu];
+        put_u64(f, pg[cpu].pages * page_size);
+        off += pg[cpu].pages * page_size;
     }
     put_sized(f, 8, trace_clock, strlen(trace_clock));
-    while ( ftell(f) >= 0 && ftell(f) % page_size )
-        fputc(0, f);
-    for ( cpu = 0; cpu < cpus; cpu++ )
-        if ( copy_data(f, pg[cpu].f, sizes[cpu]) )
-            break;
-    if ( cpu < cpus || ferror(f) )
+    pos = ftell(f);
+    zeros = calloc(1, page_size);
+    if ( pos < 0 || !zeros || data < (uint64_t)pos ||
+         data - pos >= page_size ||
+         (data > (uint64_t)pos && fwrite(zeros, data - pos, 1, f) != 1) ||
+         fflush(f) || ferror(f) )
+        goto wr;
+    /* Then the pages, written where the table says. */
+    if ( page_all(c, &pc, fileno(f), base) )
+        goto wr;
+    if ( fsync(fileno(f)) )
         goto wr;
     rc = fclose(f);
     f = NULL;
@@ -556,10 +601,7 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
     goto out;
 
  nomem:
-    xdt_err("export: %s", strerror(errno ? errno : ENOMEM));
-    goto out;
- io:
-    xdt_err("export: writing CPU pages: %s", strerror(errno));
+    xdt_err("export: %s", strerror(errno));
     goto out;
  wr:
     xdt_err("export: %s: %s", tmp_out, strerror(errno));
@@ -569,17 +611,14 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
     if ( rc && tmp_out )
         unlink(tmp_out);
     for ( cpu = 0; pg && cpu < cpus; cpu++ )
-    {
-        if ( pg[cpu].f )
-            fclose(pg[cpu].f);
         free(pg[cpu].page);
-    }
     text_close(&kallsyms);
     text_close(&cmdlines);
     free(kallsyms.buf);
     free(cmdlines.buf);
     free(pg);
-    free(sizes);
+    free(base);
+    free(zeros);
     if ( pc.seen )
         munmap(pc.seen, PID_LIMIT / 8);
     free(pc.pids);
