@@ -294,6 +294,7 @@ static struct hypfs_entry_leaf leaves[NR_FILES];
 static struct hypfs_funcs leaf_funcs[NR_FILES];
 static struct hypfs_entry_leaf cpu_leaves[NR_CPU_FILES];
 static struct hypfs_funcs cpu_leaf_funcs[NR_CPU_FILES];
+#ifdef DYNTRACE_WITH_GRAPH
 /*
  * The files tracers and the profiler add (dt_fs_add_files()): each table's
  * leaves, a cpu_build row's nr_cpu_ids of them, with the row and CPU of
@@ -353,6 +354,7 @@ int dt_fs_added_cpu(const struct hypfs_entry *e)
 
     return a ? a->cpu[i] : -1;
 }
+#endif
 
 bool dt_fs_cpu_leaf(const struct hypfs_entry *e)
 {
@@ -367,14 +369,18 @@ const struct dt_file *dt_fs_file(const struct hypfs_entry *e)
     const struct hypfs_entry_leaf *l =
         container_of(e, const struct hypfs_entry_leaf, e);
 
+#ifdef DYNTRACE_WITH_GRAPH
     const struct added *a;
     unsigned int i;
+#endif
 
     if ( dt_fs_cpu_leaf(e) )
         return &dt_cpu_files[l - cpu_leaves];
+#ifdef DYNTRACE_WITH_GRAPH
     a = added_of(e, &i);
     if ( a )
         return a->row[i];
+#endif
 
     ASSERT(l >= leaves && l < leaves + NR_FILES);
 
@@ -416,6 +422,7 @@ static int __init leaf_init(const struct dt_file *f,
     return 0;
 }
 
+#ifdef DYNTRACE_WITH_GRAPH
 /* A row's name and a CPU number. */
 #define CPU_NAME_MAX 24
 
@@ -458,6 +465,7 @@ static int __init added_init(struct added *a)
 
     return 0;
 }
+#endif
 
 static int __init cf_check dyntrace_hypfs_init(void)
 {
@@ -482,16 +490,19 @@ static int __init cf_check dyntrace_hypfs_init(void)
             return rc;
     }
 
+#ifdef DYNTRACE_WITH_GRAPH
     for ( i = 0; i < nr_added; i++ )
     {
         rc = added_init(&added[i]);
         if ( rc )
             return rc;
     }
+#endif
 
     hypfs_add_dir(&hypfs_root, &tracing_dir, true);
     for ( i = 0; i < NR_FILES; i++ )
         hypfs_add_leaf(&tracing_dir, &leaves[i], true);
+#ifdef DYNTRACE_WITH_GRAPH
     for ( i = 0; i < nr_added; i++ )
     {
         struct added *a = &added[i];
@@ -502,6 +513,7 @@ static int __init cf_check dyntrace_hypfs_init(void)
         for ( j = 0; j < a->nr_leaves; j++ )
             hypfs_add_leaf(a->dir ?: &tracing_dir, &a->leaves[j], true);
     }
+#endif
     hypfs_add_dir(&tracing_dir, &dt_fs_per_cpu_dir, true);
     hypfs_add_dyndir(&dt_fs_per_cpu_dir, &dt_fs_cpu_template);
     for ( i = 0; i < NR_CPU_FILES; i++ )

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
+#ifdef DYNTRACE_WITH_GRAPH
 /*
  * dyntrace: /tracing's parts, shared by hypfs.c (the files and directories
  * and their content), hypfs_write.c (the writes and error_log) and
@@ -6,6 +7,14 @@
  * per_cpu/), and the files a tracer or the profiler adds
  * (dt_fs_add_files()).
  */
+#else
+/*
+ * dyntrace: /tracing's parts, shared by hypfs.c (the files and directories
+ * and their content), hypfs_write.c (the writes and error_log) and
+ * hypfs_snap.c (the snapshot of each HypFS operation, the retry cache and
+ * per_cpu/).
+ */
+#endif
 #ifndef DYNTRACE_HYPFS_FILES_H
 #define DYNTRACE_HYPFS_FILES_H
 
@@ -45,6 +54,7 @@ struct dt_file {
     bool fits_names;
 };
 
+#ifdef DYNTRACE_WITH_GRAPH
 /*
  * hypfs.c: files a tracer or the profiler adds to /tracing (dir NULL) or
  * to a directory of theirs under it (built with dt_fs_dir_funcs): named at
@@ -54,12 +64,15 @@ struct dt_file {
  */
 void dt_fs_add_files(struct hypfs_entry_dir *dir, const struct dt_file *f,
                      unsigned int nr);
+#endif
 /* hypfs.c: the row of leaf e (a leaf of /tracing). */
 const struct dt_file *dt_fs_file(const struct hypfs_entry *e);
 /* Is e a leaf of per_cpu/cpuN/? */
 bool dt_fs_cpu_leaf(const struct hypfs_entry *e);
+#ifdef DYNTRACE_WITH_GRAPH
 /* The CPU of a leaf dt_fs_add_files() made from a cpu_build row, or -1. */
 int dt_fs_added_cpu(const struct hypfs_entry *e);
+#endif
 
 /*
  * hypfs_write.c: each row's write handler, and every write's entry, which

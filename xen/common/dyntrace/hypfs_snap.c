@@ -224,17 +224,23 @@ static struct snap *op_snap(const struct hypfs_entry *e)
     return dt_fs_cpu_leaf(e) ? &((struct cpu_dyn *)d)->snap : d;
 }
 
+#ifdef DYNTRACE_WITH_GRAPH
 /*
  * The CPU whose buffer leaf e shows, or whose part of a tracer's output (a
  * per-CPU leaf of dt_fs_add_files(): trace_stat/function<N>), or -1 for
  * /tracing's own.
  */
+#else
+/* The CPU whose buffer leaf e shows, or -1 for /tracing's own. */
+#endif
 static int op_cpu(const struct hypfs_entry *e)
 {
+#ifdef DYNTRACE_WITH_GRAPH
     int cpu = dt_fs_added_cpu(e);
 
     if ( cpu >= 0 )
         return cpu;
+#endif
     return dt_fs_cpu_leaf(e)
            ? (int)((struct cpu_dyn *)hypfs_get_dyndata())->id.id : -1;
 }
