@@ -2,7 +2,7 @@
 /*
  * dyntrace: the nop and function tracers: the callback that fills a
  * record into a reserved ring slot, and the lines of their text (the
- * output layer they share with function_graph is output.c).
+ * output layer is output.c).
  */
 
 #include <xen/bug.h>

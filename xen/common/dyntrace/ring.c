@@ -349,10 +349,9 @@ uint64_t noinline dt_stamp_delta_ns_wide(uint64_t delta)
  * record taken outside NMI/MCE): from there, along the line to the next
  * anchor if that is near too (NOW() at both ends), else at the nominal rate.
  * Else the first anchor after stamp, if it is near, back at the nominal
- * rate: a function_graph entry record written late (G3) carries its call's
- * time, older than the anchor taken when it was written, and its entry and
- * its return's copy of that time must convert alike, whichever copy each
- * is read in.  Otherwise the reading CPU's calibration, as NOW() would
+ * rate: a record a tracer writes late carries the earlier time of the call
+ * it records, older than the anchor taken when it was written, and two
+ * copies of one time must convert alike, whichever copy each is read in.  Otherwise the reading CPU's calibration, as NOW() would
  * extrapolate it.
  */
 s_time_t dt_copy_stamp_to_ns(const struct dt_ring_copy *c, uint64_t stamp,

@@ -219,8 +219,8 @@ static inline void dt_ring_commit(struct dt_ring *r)
 
 /*
  * Publish the record just filled as dt_ring_commit() would, and keep the
- * buffer to fill the next slot: a writer's second record (graph.c) costs
- * no second reservation.  Commit or cancel that one as usual.
+ * buffer to fill the next slot: a tracer that writes two records at once
+ * makes no second reservation.  Commit or cancel that one as usual.
  */
 static inline void *dt_ring_next(struct dt_ring *r, unsigned int size)
 {

@@ -2,9 +2,9 @@
 /*
  * dyntrace test payload: replaces xen_extra_version with a function
  * that warns, so that reading the version's extra string prints a call
- * trace from inside do_xen_version().  With do_xen_version() traced by
- * function_graph its return is diverted to the return trampoline, and the
- * trace must still name its caller.
+ * trace from inside do_xen_version().  When a tracer hooks the return of
+ * do_xen_version() (it is then diverted to a trampoline), the trace must
+ * still name its caller.
  */
 #include <xen/lib.h>
 #include <xen/types.h>
