@@ -351,8 +351,8 @@ uint64_t noinline dt_stamp_delta_ns_wide(uint64_t delta)
  * Else the first anchor after stamp, if it is near, back at the nominal
  * rate: a record a tracer writes late carries the earlier time of the call
  * it records, older than the anchor taken when it was written, and two
- * copies of one time must convert alike, whichever copy each is read in.  Otherwise the reading CPU's calibration, as NOW() would
- * extrapolate it.
+ * copies of one time must convert alike, whichever copy each is read in.
+ * Otherwise the reading CPU's calibration, as NOW() would extrapolate it.
  */
 s_time_t dt_copy_stamp_to_ns(const struct dt_ring_copy *c, uint64_t stamp,
                              bool *anchored)
