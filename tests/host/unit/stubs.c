@@ -361,10 +361,19 @@ void put_cpu_maps(void)
     stub_cpu_maps_held--;
 }
 
+/*
+ * As Xen's notifier_chain_register(): after every block of the same or a
+ * higher priority, so that blocks of one priority are called in the order
+ * they registered in, for every action.
+ */
 void register_cpu_notifier(struct notifier_block *nb)
 {
-    nb->next = cpu_chain;
-    cpu_chain = nb;
+    struct notifier_block **p = &cpu_chain;
+
+    while ( *p && (*p)->priority >= nb->priority )
+        p = &(*p)->next;
+    nb->next = *p;
+    *p = nb;
 }
 
 static void cpu_notify(unsigned int cpu, unsigned long action)
