@@ -363,8 +363,9 @@ void put_cpu_maps(void)
 
 /*
  * As Xen's notifier_chain_register(): after every block of the same or a
- * higher priority, so that blocks of one priority are called in the order
- * they registered in, for every action.
+ * higher priority.  cpu_notify() calls the chain in that order, or in the
+ * reverse one for the actions flagged NOTIFY_REVERSE (CPU_UP_CANCELED,
+ * CPU_DOWN_PREPARE, CPU_DYING, CPU_DEAD), as notifier_call_chain() does.
  */
 void register_cpu_notifier(struct notifier_block *nb)
 {
@@ -378,12 +379,21 @@ void register_cpu_notifier(struct notifier_block *nb)
 
 static void cpu_notify(unsigned int cpu, unsigned long action)
 {
-    struct notifier_block *nb;
+    struct notifier_block *nb, *chain[16];
+    unsigned int n = 0, i;
 
     for ( nb = cpu_chain; nb; nb = nb->next )
+    {
+        ASSERT(n < ARRAY_SIZE(chain));
+        chain[n++] = nb;
+    }
+    for ( i = 0; i < n; i++ )
+    {
+        nb = chain[action & NOTIFY_REVERSE ? n - 1 - i : i];
         if ( nb->notifier_call(nb, action, (void *)(unsigned long)cpu) !=
              NOTIFY_DONE )
             stub_anomaly("CPU notifier refused action %#lx", action);
+    }
 }
 
 void stub_cpus_reset(unsigned int present)

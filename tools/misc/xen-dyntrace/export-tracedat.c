@@ -420,6 +420,12 @@ static void put_sized(FILE *f, unsigned int width, const void *data,
         fwrite(data, len, 1, f);
 }
 
+/*
+ * The trace clock: Xen's NOW(), nanoseconds on one time base for every CPU,
+ * is what ftrace calls "local".
+ */
+static const char trace_clock[] = "[local] global\n";
+
 /* The header, up to the "flyrecord" section's table (trace-cmd.dat.v6). */
 static void put_header(FILE *f, unsigned int page_size, bool graph,
                        const struct text *kallsyms,
@@ -458,12 +464,12 @@ static void put_header(FILE *f, unsigned int page_size, bool graph,
     put_u32(f, cpus);
     fwrite("options  ", 10, 1, f);
     /*
-     * TRACECLOCK (4, trace-cmd.dat.v7(5)), empty: its text follows the
-     * table of CPUs (export_tracedat()), where trace-cmd's version 6
-     * reader looks for it when the option is there.
+     * TRACECLOCK (4, trace-cmd.dat.v7(5)): the trace_clock file's text,
+     * NUL-terminated.  A version 6 reader that sees the option reads the
+     * clock again after the table of CPUs (export_tracedat()).
      */
     put_u16(f, 4);
-    put_u32(f, 0);
+    put_sized(f, 4, trace_clock, sizeof(trace_clock));
     put_u16(f, 0);                              /* the last option */
     fwrite("flyrecord", 10, 1, f);
 }
@@ -496,7 +502,6 @@ static int page_all(const struct xdt_capture *c, struct page_ctx *pc,
 int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
                     const char *out)
 {
-    static const char trace_clock[] = "[local] global\n";
     unsigned int page_size = sysconf(_SC_PAGESIZE), cpu, cpus = c->nr_cpus;
     struct pager *pg = calloc(cpus ? cpus : 1, sizeof(*pg));
     uint64_t *base = calloc(cpus ? cpus : 1, sizeof(*base));
@@ -555,9 +560,8 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
     put_header(f, page_size, pc.graph, &kallsyms, &cmdlines, cpus);
     /*
      * The table of CPUs, then the trace clock's text (a size and the
-     * trace_clock file's: Xen's NOW(), nanoseconds on one time base for
-     * every CPU, is what ftrace calls "local"), then zeros up to the first
-     * CPU's data, page-aligned.  Each CPU's pages follow the previous one's.
+     * trace_clock file's), then zeros up to the first CPU's data,
+     * page-aligned.  Each CPU's pages follow the previous one's.
      */
     pos = ftell(f);
     if ( pos < 0 )

@@ -2,11 +2,12 @@
 /*
  * dyntrace: the /tracing HypFS directory: its files and what they show.
  *
- * Every file is one row of dt_files[] (or dt_cpu_files[], per_cpu/cpuN/):
- * its name, type, maximum write size, how its content is read (fixed at
- * boot, or an owned snapshot built per HypFS operation, hypfs_snap.c) and
- * its write handler (hypfs_write.c).  The leaves and their hypfs_funcs are
- * built from those tables at boot.
+ * Every file is one row of a table (struct dt_file): its name, type,
+ * maximum write size, how its content is read (fixed at boot, or an owned
+ * snapshot built per HypFS operation, hypfs_snap.c) and its write handler
+ * (hypfs_write.c).  The core's are dt_files[] and dt_cpu_files[]
+ * (per_cpu/cpuN/).  The leaves and their hypfs_funcs are built from the
+ * tables at boot.
  */
 
 #include <xen/bitmap.h>
@@ -298,7 +299,7 @@ static struct hypfs_funcs cpu_leaf_funcs[NR_CPU_FILES];
 /*
  * The files tracers and the profiler add (dt_fs_add_files()): each table's
  * leaves, a cpu_build row's nr_cpu_ids of them, with the row and CPU of
- * each.
+ * each.  Tables are named before /tracing is built (added_built).
  */
 #define MAX_ADDED 4
 static struct added {
@@ -312,13 +313,15 @@ static struct added {
     int *cpu;                           /* of each leaf, or -1 */
 } added[MAX_ADDED];
 static unsigned int nr_added;
+static bool added_built;
 
 void __init dt_fs_add_files(struct hypfs_entry_dir *dir,
                             const struct dt_file *f, unsigned int nr)
 {
-    if ( nr_added == MAX_ADDED )
+    ASSERT(nr_added < MAX_ADDED && !added_built);
+    if ( nr_added == MAX_ADDED || added_built )
     {
-        printk(XENLOG_ERR "dyntrace: too many tables of files, %s dropped\n",
+        printk(XENLOG_ERR "dyntrace: files %s... not added to /tracing\n",
                f[0].name);
         return;
     }
@@ -368,7 +371,6 @@ const struct dt_file *dt_fs_file(const struct hypfs_entry *e)
 {
     const struct hypfs_entry_leaf *l =
         container_of(e, const struct hypfs_entry_leaf, e);
-
 #ifdef DYNTRACE_WITH_GRAPH
     const struct added *a;
     unsigned int i;
@@ -423,8 +425,6 @@ static int __init leaf_init(const struct dt_file *f,
 }
 
 #ifdef DYNTRACE_WITH_GRAPH
-/* A row's name and a CPU number. */
-#define CPU_NAME_MAX 24
 
 /* The leaves of an added table, a cpu_build row's one per CPU. */
 static int __init added_init(struct added *a)
@@ -455,10 +455,11 @@ static int __init added_init(struct added *a)
             a->cpu[n] = f->cpu_build ? (int)c : -1;
             if ( !f->cpu_build )
                 continue;
-            name = xmalloc_array(char, CPU_NAME_MAX);
+            /* The row's name and the CPU's number (10 digits at most). */
+            name = xmalloc_array(char, strlen(f->name) + 11);
             if ( !name )
                 return -ENOMEM;
-            snprintf(name, CPU_NAME_MAX, "%s%u", f->name, c);
+            snprintf(name, strlen(f->name) + 11, "%s%u", f->name, c);
             a->leaves[n].e.name = name;
         }
     }
@@ -489,8 +490,8 @@ static int __init cf_check dyntrace_hypfs_init(void)
         if ( rc )
             return rc;
     }
-
 #ifdef DYNTRACE_WITH_GRAPH
+    added_built = true;
     for ( i = 0; i < nr_added; i++ )
     {
         rc = added_init(&added[i]);
@@ -508,7 +509,10 @@ static int __init cf_check dyntrace_hypfs_init(void)
         struct added *a = &added[i];
         unsigned int j;
 
-        if ( a->dir )
+        /* A directory once, with the leaves of every table in it. */
+        for ( j = 0; j < i && added[j].dir != a->dir; j++ )
+            continue;
+        if ( a->dir && j == i )
             hypfs_add_dir(&tracing_dir, a->dir, true);
         for ( j = 0; j < a->nr_leaves; j++ )
             hypfs_add_leaf(a->dir ?: &tracing_dir, &a->leaves[j], true);

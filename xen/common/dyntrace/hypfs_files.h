@@ -85,6 +85,8 @@ dt_write_t dt_fs_errlog_write;
 dt_write_t dt_fs_domains_write, dt_fs_cpumask_write;
 #endif
 dt_write_t dt_fs_logged_write;
+#ifdef DYNTRACE_WITH_GRAPH
+/* For the files of tracers and the profiler (dt_fs_add_files()): */
 /* The word error_log names as the cause of the current write's failure. */
 void dt_fs_set_bad_word(const char *w);
 /* Writes that patch text need the livepatch permission too. */
@@ -96,7 +98,6 @@ int dt_fs_bool_write(bool *val, XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
 int dt_fs_set_write(enum dt_set which, struct hypfs_entry_leaf *leaf,
                     XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
                     unsigned int ulen);
-#ifdef DYNTRACE_WITH_GRAPH
 /* A 32-bit unsigned value from 0 to max, as HypFS writes it. */
 int dt_fs_uint_write(uint32_t *var, uint32_t max,
                      XEN_GUEST_HANDLE_PARAM(const_void) uaddr,

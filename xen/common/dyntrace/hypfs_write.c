@@ -36,7 +36,11 @@
 static char bad_word[BAD_WORD_MAX];
 
 /* One line of error_log: control and non-ASCII bytes shown as '?'. */
+#ifdef DYNTRACE_WITH_GRAPH
 void dt_fs_set_bad_word(const char *w)
+#else
+static void dt_fs_set_bad_word(const char *w)
+#endif
 {
     unsigned int i;
 
@@ -48,7 +52,11 @@ void dt_fs_set_bad_word(const char *w)
 }
 
 /* Writes that patch text: does the writer hold the livepatch permission? */
+#ifdef DYNTRACE_WITH_GRAPH
 int dt_fs_may_patch(void)
+#else
+static int dt_fs_may_patch(void)
+#endif
 {
     int rc = livepatch_check_permission();
 
@@ -202,9 +210,15 @@ static struct dt_scope *take_triggers(char *text, unsigned int *base,
  * or '!'.
  */
 #endif
+#ifdef DYNTRACE_WITH_GRAPH
 int dt_fs_set_write(enum dt_set which, struct hypfs_entry_leaf *leaf,
                     XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
                     unsigned int ulen)
+#else
+static int dt_fs_set_write(enum dt_set which, struct hypfs_entry_leaf *leaf,
+                           XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                           unsigned int ulen)
+#endif
 {
     unsigned long *map = NULL, *cur = NULL;
 #ifdef DYNTRACE_WITH_SCOPE
@@ -370,8 +384,14 @@ int cf_check dt_fs_cpumask_write(struct hypfs_entry_leaf *leaf,
 #endif
 
 /* A boolean as HypFS writes it: one byte, 0 or 1. */
+#ifdef DYNTRACE_WITH_GRAPH
 int dt_fs_bool_write(bool *val, XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
-                      unsigned int ulen)
+                     unsigned int ulen)
+#else
+static int dt_fs_bool_write(bool *val,
+                            XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                            unsigned int ulen)
+#endif
 {
     uint8_t byte;
 
