@@ -214,6 +214,10 @@ static int page_event(struct pager *p, const struct xen_dyntrace_record *r,
         return -1;
     if ( !p->started )
     {
+        /* A CPU's page buffer, at its first record (a capture may name
+         * up to XDT_MAX_CPUS CPUs, most of them without records). */
+        if ( !p->page && !(p->page = malloc(p->size)) )
+            return -1;
         memset(p->page, 0, p->size);
         memcpy(p->page, &ts, 8);
         p->used = 0;
@@ -474,9 +478,11 @@ static void put_header(FILE *f, unsigned int page_size, bool graph,
     fwrite("flyrecord", 10, 1, f);
 }
 
-/* Each CPU's pages, counted (fd < 0) or written: the records once. */
-static int page_all(const struct xdt_capture *c, struct page_ctx *pc,
-                    int fd, const uint64_t *base)
+/*
+ * Each CPU's pages, counted (fd < 0) or written at each pager's base: the
+ * records once.
+ */
+static int page_all(const struct xdt_capture *c, struct page_ctx *pc, int fd)
 {
     unsigned int cpu;
 
@@ -485,7 +491,6 @@ static int page_all(const struct xdt_capture *c, struct page_ctx *pc,
         struct pager *p = &pc->pg[cpu];
 
         p->fd = fd;
-        p->base = fd >= 0 ? base[cpu] : 0;
         p->pages = p->used = 0;
         p->last_ts = p->missed = 0;
         p->started = false;
@@ -504,7 +509,6 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
 {
     unsigned int page_size = sysconf(_SC_PAGESIZE), cpu, cpus = c->nr_cpus;
     struct pager *pg = calloc(cpus ? cpus : 1, sizeof(*pg));
-    uint64_t *base = calloc(cpus ? cpus : 1, sizeof(*base));
     struct text kallsyms = { .f = NULL }, cmdlines = { .f = NULL };
     struct page_ctx pc = { .pg = pg };
     char *tmp_out = NULL, *zeros = NULL;
@@ -514,15 +518,10 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
     int rc = XDT_EXIT_FAIL;
 
     errno = ENOMEM;
-    if ( !pg || !base )
+    if ( !pg )
         goto nomem;
     for ( cpu = 0; cpu < cpus; cpu++ )
-    {
         pg[cpu].size = page_size;
-        pg[cpu].page = malloc(page_size);
-        if ( !pg[cpu].page )
-            goto nomem;
-    }
     pc.graph = xdt_capture_is_graph(c);
     /* 16 MiB, of which only the pages of the pids seen are touched. */
     pc.seen = mmap(NULL, PID_LIMIT / 8, PROT_READ | PROT_WRITE,
@@ -533,7 +532,7 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
         goto nomem;
     }
     /* First the pages counted (and the pids seen), for the header. */
-    if ( page_all(c, &pc, -1, NULL) )
+    if ( page_all(c, &pc, -1) )
         goto nomem;
     munmap(pc.seen, PID_LIMIT / 8);
     pc.seen = NULL;
@@ -570,7 +569,7 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
     off = data = (off + page_size - 1) / page_size * page_size;
     for ( cpu = 0; cpu < cpus; cpu++ )
     {
-        base[cpu] = off;
+        pg[cpu].base = off;
         put_u64(f, off);
         put_u64(f, pg[cpu].pages * page_size);
         off += pg[cpu].pages * page_size;
@@ -584,7 +583,7 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
          fflush(f) || ferror(f) )
         goto wr;
     /* Then the pages, written where the table says. */
-    if ( page_all(c, &pc, fileno(f), base) )
+    if ( page_all(c, &pc, fileno(f)) )
         goto wr;
     if ( fsync(fileno(f)) )
         goto wr;
@@ -621,7 +620,6 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
     free(kallsyms.buf);
     free(cmdlines.buf);
     free(pg);
-    free(base);
     free(zeros);
     if ( pc.seen )
         munmap(pc.seen, PID_LIMIT / 8);

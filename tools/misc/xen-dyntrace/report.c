@@ -5,8 +5,10 @@
  * it to an exporter.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "xen-dyntrace.h"
 
@@ -144,6 +146,48 @@ static void report_usage(FILE *f)
 "  -o OUT         output (default: FILE with .json or .trace.dat appended)\n");
 }
 
+/*
+ * An export writes OUT.tmp and renames it: one stopped by a signal removes
+ * OUT.tmp, then dies of that signal as it would have, leaving no file.
+ */
+static const int export_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };
+#define NR_EXPORT_SIGNALS (sizeof(export_signals) / sizeof(export_signals[0]))
+static char *export_tmp;
+
+static void on_export_signal(int sig)
+{
+    if ( export_tmp )
+        unlink(export_tmp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static int export_to(const struct xdt_capture *c, const struct xdt_names *n,
+                     const char *format, const char *out)
+{
+    struct sigaction sa = { .sa_handler = on_export_signal };
+    struct sigaction old[NR_EXPORT_SIGNALS];
+    unsigned int i;
+    int rc;
+
+    if ( asprintf(&export_tmp, "%s.tmp", out) < 0 )
+    {
+        export_tmp = NULL;
+        return XDT_EXIT_FAIL;
+    }
+    sigemptyset(&sa.sa_mask);
+    for ( i = 0; i < NR_EXPORT_SIGNALS; i++ )
+        sigaction(export_signals[i], &sa, &old[i]);
+    rc = !strcmp(format, "json") ? export_json(c, n, out)
+                                 : export_tracedat(c, n, out);
+    for ( i = 0; i < NR_EXPORT_SIGNALS; i++ )
+        sigaction(export_signals[i], &old[i], NULL);
+    free(export_tmp);
+    export_tmp = NULL;
+
+    return rc;
+}
+
 static int run(int argc, char **argv, bool export)
 {
     const char *syms = NULL, *format = NULL, *out = NULL, *in;
@@ -200,9 +244,7 @@ static int run(int argc, char **argv, bool export)
         if ( !out && asprintf(&def_out, "%s.%s", in, format) < 0 )
             def_out = NULL;
         out = out ?: def_out;
-        rc2 = !out ? XDT_EXIT_FAIL
-              : !strcmp(format, "json") ? export_json(&c, &n, out)
-                                        : export_tracedat(&c, &n, out);
+        rc2 = out ? export_to(&c, &n, format, out) : XDT_EXIT_FAIL;
         if ( rc2 )
             rc = rc2;
         else
