@@ -27,8 +27,16 @@ needs_series() {
     skip "$2 comes with series $1; this Xen has series 1 to $dyntrace_series only"
 }
 
-# xen_cpus: the pCPUs that own a trace buffer (per_cpu/cpuN): every CPU Xen brought up.
-xen_cpus() { xenhypfs ls /tracing/per_cpu | grep -o 'cpu[0-9]*' | wc -l; }
+# xen_cpus: the pCPUs that own a trace buffer (per_cpu/cpuN): every CPU Xen brought up. Where
+# per_cpu/ is absent (series 4 adds it), the CPUs trace's header counts (#P:N, the present ones:
+# the same on these boots, which bring every CPU up).
+xen_cpus() {
+    if xenhypfs ls /tracing/per_cpu >/dev/null 2>&1; then
+        xenhypfs ls /tracing/per_cpu | grep -o 'cpu[0-9]*' | wc -l
+    else
+        xenhypfs cat /tracing/trace | sed -n 's/.*#P:\([0-9]*\).*/\1/p' | head -n1
+    fi
+}
 
 # The Xen base this dom0 runs on (4.17, 4.20 or staging), written by make-initramfs.sh.
 base=$(cat /opt/dyntrace/base 2>/dev/null || echo unknown)

@@ -4,6 +4,7 @@
 # tracer records on every pCPU and readers read must neither crash nor give a
 # malformed trace. Sizes round up to a power of two records (32 bytes each).
 . /opt/dyntrace/tests/lib.sh
+needs_series 4 buffer_size_kb
 reset_tracing
 boot_kb=$(cat /tmp/bufsize.boot)
 ncpu=$(xenhypfs cat $T/buffer_total_size_kb)

@@ -4,6 +4,7 @@
 # reader held the buffer) are reported in-band as "CPU:N [LOST M EVENTS]".
 # per_cpu/cpuN/ holds each CPU's trace, trace_pipe, trace_pipe_raw and stats.
 . /opt/dyntrace/tests/lib.sh
+needs_series 4 trace_pipe
 reset_tracing
 run xenhypfs write $T/set_function_filter xen_extra_version
 run xenhypfs write $T/current_tracer function

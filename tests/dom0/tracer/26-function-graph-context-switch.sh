@@ -5,6 +5,7 @@
 # arm64; a return never given to another function); no duration is negative.
 . /opt/dyntrace/tests/lib.sh
 needs_series 3 function_graph
+needs_series 4 buffer_size_kb
 reset_tracing
 run xenhypfs write $T/set_function_filter "*schedule* *context_switch* *softirq* vcpu_* do_xen_version xen_extra_version"
 run xenhypfs write $T/current_tracer function_graph

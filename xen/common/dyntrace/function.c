@@ -68,6 +68,7 @@ static const struct dt_format function_format = {
     .name = "function", .header = print_header, .line = print_record,
 };
 
+#ifdef DYNTRACE_WITH_BUFFERS
 static int cf_check nop_print(struct dyntrace_text *t,
                               struct dyntrace_read *rd)
 {
@@ -80,6 +81,17 @@ static int cf_check function_print(struct dyntrace_text *t,
     return rd->raw ? dt_print_raw(t, rd)
                    : dt_print_rings(&function_format, t, rd);
 }
+#else
+static int cf_check nop_print(struct dyntrace_text *t)
+{
+    return dt_print_rings(&nop_format, t);
+}
+
+static int cf_check function_print(struct dyntrace_text *t)
+{
+    return dt_print_rings(&function_format, t);
+}
+#endif
 
 /*
  * Take one record, IRQs off, maybe nested through NMI/MCE.  Everything it

@@ -461,12 +461,19 @@ static const struct dt_format graph_format = {
     .name = "function_graph", .header = graph_header, .line = graph_line,
 };
 
+#ifdef DYNTRACE_WITH_BUFFERS
 static int cf_check graph_print(struct dyntrace_text *t,
                                 struct dyntrace_read *rd)
 {
     return rd->raw ? dt_print_raw(t, rd)
                    : dt_print_rings(&graph_format, t, rd);
 }
+#else
+static int cf_check graph_print(struct dyntrace_text *t)
+{
+    return dt_print_rings(&graph_format, t);
+}
+#endif
 
 static int cf_check graph_usable(const char **why)
 {

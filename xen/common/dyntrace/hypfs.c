@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
+#ifdef DYNTRACE_WITH_BUFFERS
 /*
  * dyntrace: the /tracing HypFS directory: its files and what they show.
  *
@@ -9,6 +10,17 @@
  * (per_cpu/cpuN/).  The leaves and their hypfs_funcs are built from the
  * tables at boot.
  */
+#else
+/*
+ * dyntrace: the /tracing HypFS directory: its files and what they show.
+ *
+ * Every file is one row of a table (struct dt_file): its name, type,
+ * maximum write size, how its content is read (fixed at boot, or an owned
+ * snapshot built per HypFS operation, hypfs_snap.c) and its write handler
+ * (hypfs_write.c).  The core's are dt_files[].  The leaves and their
+ * hypfs_funcs are built from the table at boot.
+ */
+#endif
 
 #include <xen/bitmap.h>
 #include <xen/bug.h>
@@ -135,6 +147,7 @@ static int __init cf_check functions_init(struct hypfs_entry_leaf *leaf)
     return 0;
 }
 
+#ifdef DYNTRACE_WITH_BUFFERS
 /*
  * available_functions_addrs (Linux's available_filter_functions_addrs): each
  * traceable function's patch site, the address its records carry, and its
@@ -158,6 +171,8 @@ static int cf_check addrs_build(struct dyntrace_text *t)
     return rc;
 }
 
+#endif
+
 static int __init cf_check tracing_on_init(struct hypfs_entry_leaf *leaf)
 {
     leaf->u.content = dt_state_on();
@@ -166,6 +181,7 @@ static int __init cf_check tracing_on_init(struct hypfs_entry_leaf *leaf)
     return 0;
 }
 
+#ifdef DYNTRACE_WITH_BUFFERS
 static int __init cf_check bufsize_init(struct hypfs_entry_leaf *leaf)
 {
     leaf->u.content = dt_rings_kb();
@@ -181,6 +197,7 @@ static int __init cf_check buftotal_init(struct hypfs_entry_leaf *leaf)
 
     return 0;
 }
+#endif
 
 static const struct dt_file dt_files[] = {
     { .name = "available_tracers", .type = XEN_HYPFS_TYPE_STRING,
@@ -190,8 +207,10 @@ static const struct dt_file dt_files[] = {
       .write = dt_fs_tracer_write },
     { .name = "available_functions", .type = XEN_HYPFS_TYPE_STRING,
       .init = functions_init },
+#ifdef DYNTRACE_WITH_BUFFERS
     { .name = "available_functions_addrs", .type = XEN_HYPFS_TYPE_STRING,
       .build = addrs_build },
+#endif
     { .name = "set_function_filter", .type = XEN_HYPFS_TYPE_STRING,
       .max_write = DT_SET_MAX_WRITE, .fits_names = true,
       .build = dt_state_filter_text, .write = dt_fs_filter_write },
@@ -212,6 +231,7 @@ static const struct dt_file dt_files[] = {
     { .name = "trace", .type = XEN_HYPFS_TYPE_STRING,
       .max_write = TRACE_MAX_WRITE, .trace = true, .write = dt_fs_trace_write,
       .retry = true },
+#ifdef DYNTRACE_WITH_BUFFERS
     { .name = "trace_pipe", .type = XEN_HYPFS_TYPE_STRING,
       .trace = true, .pipe = true, .retry = true },
     { .name = "buffer_size_kb", .type = XEN_HYPFS_TYPE_UINT,
@@ -219,6 +239,7 @@ static const struct dt_file dt_files[] = {
       .write = dt_fs_bufsize_write },
     { .name = "buffer_total_size_kb", .type = XEN_HYPFS_TYPE_UINT,
       .init = buftotal_init },
+#endif
     { .name = "enabled_functions", .type = XEN_HYPFS_TYPE_STRING,
       .build = enabled_build },
     { .name = "error_log", .type = XEN_HYPFS_TYPE_STRING,
@@ -226,6 +247,7 @@ static const struct dt_file dt_files[] = {
       .write = dt_fs_errlog_write },
 };
 
+#ifdef DYNTRACE_WITH_BUFFERS
 /*
  * per_cpu/cpuN/stats: ftrace's names for one CPU's buffer, dropped split by
  * cause.  Since the last clear or resize; entries: records not consumed.
@@ -288,13 +310,16 @@ static const struct dt_file dt_cpu_files[] = {
       .cpu_build = stats_build },
 };
 
-#define NR_FILES ARRAY_SIZE(dt_files)
 #define NR_CPU_FILES ARRAY_SIZE(dt_cpu_files)
+
+static struct hypfs_entry_leaf cpu_leaves[NR_CPU_FILES];
+static struct hypfs_funcs cpu_leaf_funcs[NR_CPU_FILES];
+#endif
+
+#define NR_FILES ARRAY_SIZE(dt_files)
 
 static struct hypfs_entry_leaf leaves[NR_FILES];
 static struct hypfs_funcs leaf_funcs[NR_FILES];
-static struct hypfs_entry_leaf cpu_leaves[NR_CPU_FILES];
-static struct hypfs_funcs cpu_leaf_funcs[NR_CPU_FILES];
 #ifdef DYNTRACE_WITH_GRAPH
 /*
  * The files tracers and the profiler add (dt_fs_add_files()): each table's
@@ -359,6 +384,7 @@ int dt_fs_added_cpu(const struct hypfs_entry *e)
 }
 #endif
 
+#ifdef DYNTRACE_WITH_BUFFERS
 bool dt_fs_cpu_leaf(const struct hypfs_entry *e)
 {
     const struct hypfs_entry_leaf *l =
@@ -366,6 +392,7 @@ bool dt_fs_cpu_leaf(const struct hypfs_entry *e)
 
     return l >= cpu_leaves && l < cpu_leaves + NR_CPU_FILES;
 }
+#endif
 
 const struct dt_file *dt_fs_file(const struct hypfs_entry *e)
 {
@@ -376,8 +403,10 @@ const struct dt_file *dt_fs_file(const struct hypfs_entry *e)
     unsigned int i;
 #endif
 
+#ifdef DYNTRACE_WITH_BUFFERS
     if ( dt_fs_cpu_leaf(e) )
         return &dt_cpu_files[l - cpu_leaves];
+#endif
 #ifdef DYNTRACE_WITH_GRAPH
     a = added_of(e, &i);
     if ( a )
@@ -391,7 +420,7 @@ const struct dt_file *dt_fs_file(const struct hypfs_entry *e)
 
 static HYPFS_DIR_INIT_FUNC(tracing_dir, "tracing", &dt_fs_dir_funcs);
 
-/* A leaf and its hypfs_funcs, from its row of dt_files[]/dt_cpu_files[]. */
+/* A leaf and its hypfs_funcs, from its row of a table. */
 static int __init leaf_init(const struct dt_file *f,
                             struct hypfs_entry_leaf *l, struct hypfs_funcs *fn)
 {
@@ -399,7 +428,11 @@ static int __init leaf_init(const struct dt_file *f,
 
     fn->findentry = hypfs_leaf_findentry;
     fn->write = f->write ? dt_fs_logged_write : hypfs_write_deny;
+#if defined(DYNTRACE_WITH_GRAPH) || defined(DYNTRACE_WITH_BUFFERS)
     if ( f->build || f->cpu_build || f->trace )
+#else
+    if ( f->build || f->trace )
+#endif
     {
         dt_fs_snap_funcs(fn);
         l->u.content = "";              /* Unused: read() copies. */
@@ -484,12 +517,14 @@ static int __init cf_check dyntrace_hypfs_init(void)
         if ( rc )
             return rc;
     }
+#ifdef DYNTRACE_WITH_BUFFERS
     for ( i = 0; i < NR_CPU_FILES; i++ )
     {
         rc = leaf_init(&dt_cpu_files[i], &cpu_leaves[i], &cpu_leaf_funcs[i]);
         if ( rc )
             return rc;
     }
+#endif
 #ifdef DYNTRACE_WITH_GRAPH
     added_built = true;
     for ( i = 0; i < nr_added; i++ )
@@ -518,10 +553,12 @@ static int __init cf_check dyntrace_hypfs_init(void)
             hypfs_add_leaf(a->dir ?: &tracing_dir, &a->leaves[j], true);
     }
 #endif
+#ifdef DYNTRACE_WITH_BUFFERS
     hypfs_add_dir(&tracing_dir, &dt_fs_per_cpu_dir, true);
     hypfs_add_dyndir(&dt_fs_per_cpu_dir, &dt_fs_cpu_template);
     for ( i = 0; i < NR_CPU_FILES; i++ )
         hypfs_add_leaf(&dt_fs_cpu_template, &cpu_leaves[i], true);
+#endif
 
     return 0;
 }

@@ -3,16 +3,14 @@
 /*
  * dyntrace: /tracing's parts, shared by hypfs.c (the files and directories
  * and their content), hypfs_write.c (the writes and error_log) and
- * hypfs_snap.c (the snapshot of each HypFS operation, the retry cache and
- * per_cpu/), and the files a tracer or the profiler adds
- * (dt_fs_add_files()).
+ * hypfs_snap.c (the snapshot of each HypFS operation and the retry cache),
+ * and the files a tracer or the profiler adds (dt_fs_add_files()).
  */
 #else
 /*
  * dyntrace: /tracing's parts, shared by hypfs.c (the files and directories
  * and their content), hypfs_write.c (the writes and error_log) and
- * hypfs_snap.c (the snapshot of each HypFS operation, the retry cache and
- * per_cpu/).
+ * hypfs_snap.c (the snapshot of each HypFS operation and the retry cache).
  */
 #endif
 #ifndef DYNTRACE_HYPFS_FILES_H
@@ -41,10 +39,17 @@ struct dt_file {
     unsigned int max_write;         /* 0: read-only */
     /* Dynamic leaf: build the snapshot one operation reads. */
     int (*build)(struct dyntrace_text *t);
-    /* Dynamic leaf of per_cpu/cpuN/: build that CPU's snapshot. */
+#if defined(DYNTRACE_WITH_GRAPH) || defined(DYNTRACE_WITH_BUFFERS)
+    /* Dynamic leaf of one CPU: build that CPU's snapshot. */
     int (*cpu_build)(struct dyntrace_text *t, unsigned int cpu);
+#endif
+#ifdef DYNTRACE_WITH_BUFFERS
     /* Dynamic leaf: the tracer's output (consuming it, if pipe). */
     bool trace, pipe, raw;
+#else
+    /* Dynamic leaf: the tracer's output. */
+    bool trace;
+#endif
     /* Fixed content (when build is NULL): set it at boot. */
     int (*init)(struct hypfs_entry_leaf *leaf);
     dt_write_t *write;
@@ -67,8 +72,10 @@ void dt_fs_add_files(struct hypfs_entry_dir *dir, const struct dt_file *f,
 #endif
 /* hypfs.c: the row of leaf e (a leaf of /tracing). */
 const struct dt_file *dt_fs_file(const struct hypfs_entry *e);
+#ifdef DYNTRACE_WITH_BUFFERS
 /* Is e a leaf of per_cpu/cpuN/? */
 bool dt_fs_cpu_leaf(const struct hypfs_entry *e);
+#endif
 #ifdef DYNTRACE_WITH_GRAPH
 /* The CPU of a leaf dt_fs_add_files() made from a cpu_build row, or -1. */
 int dt_fs_added_cpu(const struct hypfs_entry *e);
@@ -79,8 +86,10 @@ int dt_fs_added_cpu(const struct hypfs_entry *e);
  * runs the row's handler and logs a failure in error_log.
  */
 dt_write_t dt_fs_tracer_write, dt_fs_filter_write, dt_fs_notrace_write;
-dt_write_t dt_fs_tracing_on_write, dt_fs_bufsize_write, dt_fs_trace_write;
-dt_write_t dt_fs_errlog_write;
+dt_write_t dt_fs_tracing_on_write, dt_fs_trace_write, dt_fs_errlog_write;
+#ifdef DYNTRACE_WITH_BUFFERS
+dt_write_t dt_fs_bufsize_write;
+#endif
 #ifdef DYNTRACE_WITH_SCOPE
 dt_write_t dt_fs_domains_write, dt_fs_cpumask_write;
 #endif
@@ -108,12 +117,15 @@ int dt_fs_errlog_build(struct dyntrace_text *t);
 
 /*
  * hypfs_snap.c: a dynamic leaf's funcs (one owned snapshot per operation),
- * the directories' (a listing builds no snapshot), per_cpu/ and its cpuN
- * template, and the retry cache's timer (at boot).
+ * the directories' (a listing builds no snapshot), and the retry cache's
+ * timer (at boot).
  */
 void dt_fs_snap_funcs(struct hypfs_funcs *fn);
 extern const struct hypfs_funcs dt_fs_dir_funcs;
-extern struct hypfs_entry_dir dt_fs_per_cpu_dir, dt_fs_cpu_template;
 void dt_fs_snap_init(void);
+#ifdef DYNTRACE_WITH_BUFFERS
+/* hypfs_snap.c: per_cpu/ and its cpuN template. */
+extern struct hypfs_entry_dir dt_fs_per_cpu_dir, dt_fs_cpu_template;
+#endif
 
 #endif /* DYNTRACE_HYPFS_FILES_H */

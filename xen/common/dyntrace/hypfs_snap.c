@@ -34,19 +34,24 @@
 /* The snapshot of one HypFS operation on a dynamic leaf. */
 struct snap {
     struct dyntrace_text text;
+#ifdef DYNTRACE_WITH_BUFFERS
     struct dyntrace_read rd;    /* for the tracer's output */
+#endif
     int rc;                     /* the build's result */
     unsigned int gen;           /* dt_state_gen() before it was taken */
+#ifdef DYNTRACE_WITH_BUFFERS
     unsigned int consumes;      /* dt_rings_consumes() before it was taken */
+#endif
     s_time_t born;              /* when it was taken (kept across retries) */
     bool built;
     bool sized;                 /* getsize() ran: this is a read */
-    bool consumed;              /* read() copied it out */
+    bool copied;                /* read() copied it out */
 };
 
 /* Set while /tracing is listed: its leaves then build no snapshot. */
 static DEFINE_PER_CPU(bool, listing);
 
+#ifdef DYNTRACE_WITH_BUFFERS
 /*
  * An unread snapshot of trace or trace_pipe, for the caller's retry after
  * -ENOBUFS.  Served only for the file it was taken of, only while it is
@@ -153,29 +158,95 @@ static void cache_put(const struct dt_file *f, struct snap *d)
     set_timer(&cache_timer, d->born + RETRY_KEEP);
 }
 
-static void snap_build(const struct dt_file *f, struct snap *d, int cpu)
+#else
+/*
+ * An unread snapshot of trace, for the caller's retry after -ENOBUFS.
+ * Served only while it is still what trace shows (the same generation),
+ * and only until RETRY_KEEP after it was taken, however often it is served
+ * and put back.  cache_timer frees it then if nobody has taken it, so a
+ * stale snapshot never keeps its memory beyond RETRY_KEEP.  A retry that
+ * finds none builds a new one: the read still returns what its own size
+ * says.
+ */
+struct cached {
+    struct dyntrace_text text;
+    const struct dt_file *file;
+    unsigned int gen;
+    s_time_t born;
+};
+static DEFINE_SPINLOCK(cache_lock);
+static struct cached cache;
+static struct timer cache_timer;
+
+/* Take the cached snapshot if it is still valid for d; drop it if not. */
+static bool cache_take(const struct dt_file *f, struct snap *d)
 {
-    d->built = true;
-    d->rd.cpu = cpu;
-    if ( f->retry )
+    struct cached old = { .text = { NULL, 0 } };
+    bool hit = false;
+
+    spin_lock(&cache_lock);
+    if ( cache.file == f )
     {
-        d->gen = dt_state_gen();
-        d->consumes = dt_rings_consumes();
-        if ( cache_take(f, d) )
-            return;
+        old = cache;
+        cache.text.buf = NULL;
+        cache.text.len = 0;
     }
-    d->born = NOW();
-    if ( f->trace )
+    spin_unlock(&cache_lock);
+
+    if ( old.text.buf && old.gen == d->gen &&
+         NOW() - old.born < RETRY_KEEP )
     {
-        d->rd.pipe = f->pipe;
-        d->rd.raw = f->raw;
-        d->rc = dt_state_tracer()->print(&d->text, &d->rd);
+        d->text = old.text;
+        d->born = old.born;
+        hit = true;
     }
-    else if ( f->cpu_build )
-        d->rc = f->cpu_build(&d->text, cpu);
     else
-        d->rc = f->build(&d->text);
+        dyntrace_text_free(&old.text);
+
+    return hit;
 }
+
+/* cache_timer: free the cached snapshot once it can no longer be served. */
+static void cf_check cache_expire(void *unused)
+{
+    struct cached stale = { .text = { NULL, 0 } };
+
+    spin_lock(&cache_lock);
+    if ( cache.text.buf )
+    {
+        if ( NOW() - cache.born >= RETRY_KEEP )
+        {
+            stale = cache;
+            cache.text.buf = NULL;
+            cache.text.len = 0;
+        }
+        else
+            set_timer(&cache_timer, cache.born + RETRY_KEEP);
+    }
+    spin_unlock(&cache_lock);
+
+    dyntrace_text_free(&stale.text);
+}
+
+static void cache_put(const struct dt_file *f, struct snap *d)
+{
+    struct cached old;
+
+    spin_lock(&cache_lock);
+    old = cache;
+    cache.text = d->text;
+    cache.file = f;
+    cache.gen = d->gen;
+    cache.born = d->born;
+    spin_unlock(&cache_lock);
+
+    d->text.buf = NULL;
+    d->text.len = 0;
+    dyntrace_text_free(&old.text);
+    set_timer(&cache_timer, d->born + RETRY_KEEP);
+}
+
+#endif
 
 static int cf_check dir_read(const struct hypfs_entry *e,
                              XEN_GUEST_HANDLE_PARAM(void) uaddr)
@@ -198,6 +269,7 @@ const struct hypfs_funcs dt_fs_dir_funcs = {
     .findentry = hypfs_dir_findentry,
 };
 
+#ifdef DYNTRACE_WITH_BUFFERS
 /*
  * ---- per_cpu/ ----
  *
@@ -223,16 +295,16 @@ static struct snap *op_snap(const struct hypfs_entry *e)
 
     return dt_fs_cpu_leaf(e) ? &((struct cpu_dyn *)d)->snap : d;
 }
-
-#ifdef DYNTRACE_WITH_GRAPH
-/*
- * The CPU whose buffer leaf e shows, or whose part of a tracer's output (a
- * per-CPU leaf of dt_fs_add_files(): trace_stat/function<N>), or -1 for
- * /tracing's own.
- */
 #else
-/* The CPU whose buffer leaf e shows, or -1 for /tracing's own. */
+/* The snapshot of the operation on leaf e. */
+static struct snap *op_snap(const struct hypfs_entry *e)
+{
+    return hypfs_get_dyndata();
+}
 #endif
+
+#if defined(DYNTRACE_WITH_GRAPH) || defined(DYNTRACE_WITH_BUFFERS)
+/* The CPU of leaf e, a file of one CPU, or -1 for /tracing's own. */
 static int op_cpu(const struct hypfs_entry *e)
 {
 #ifdef DYNTRACE_WITH_GRAPH
@@ -241,16 +313,65 @@ static int op_cpu(const struct hypfs_entry *e)
     if ( cpu >= 0 )
         return cpu;
 #endif
-    return dt_fs_cpu_leaf(e)
-           ? (int)((struct cpu_dyn *)hypfs_get_dyndata())->id.id : -1;
+#ifdef DYNTRACE_WITH_BUFFERS
+    if ( dt_fs_cpu_leaf(e) )
+        return ((struct cpu_dyn *)hypfs_get_dyndata())->id.id;
+#endif
+    return -1;
+}
+#endif
+
+static void snap_build(const struct hypfs_entry *e, struct snap *d)
+{
+    const struct dt_file *f = dt_fs_file(e);
+#if defined(DYNTRACE_WITH_GRAPH) || defined(DYNTRACE_WITH_BUFFERS)
+    int cpu = op_cpu(e);
+#endif
+
+    d->built = true;
+#ifdef DYNTRACE_WITH_BUFFERS
+    d->rd.cpu = cpu;
+#endif
+    if ( f->retry )
+    {
+        d->gen = dt_state_gen();
+#ifdef DYNTRACE_WITH_BUFFERS
+        d->consumes = dt_rings_consumes();
+#endif
+        if ( cache_take(f, d) )
+            return;
+    }
+    d->born = NOW();
+    if ( f->trace )
+#ifdef DYNTRACE_WITH_BUFFERS
+    {
+        d->rd.pipe = f->pipe;
+        d->rd.raw = f->raw;
+        d->rc = dt_state_tracer()->print(&d->text, &d->rd);
+    }
+#else
+        d->rc = dt_state_tracer()->print(&d->text);
+#endif
+#if defined(DYNTRACE_WITH_GRAPH) || defined(DYNTRACE_WITH_BUFFERS)
+    else if ( f->cpu_build )
+        d->rc = f->cpu_build(&d->text, cpu);
+#endif
+    else
+        d->rc = f->build(&d->text);
 }
 
 static const struct hypfs_entry *cf_check snap_enter(
     const struct hypfs_entry *e)
 {
+#ifdef DYNTRACE_WITH_BUFFERS
     /* per_cpu/ has the room; listings build no snapshot. */
     if ( dt_fs_cpu_leaf(e) || this_cpu(listing) )
         return e;
+#else
+    /* Listings build no snapshot. */
+    if ( this_cpu(listing) )
+        return e;
+#endif
 
     /* Only the room: the snapshot is built if the operation reads. */
     if ( !hypfs_alloc_dyndata(struct snap) )
@@ -268,7 +389,7 @@ static unsigned int cf_check snap_getsize(const struct hypfs_entry *e)
 
     d = op_snap(e);
     if ( !d->built )
-        snap_build(dt_fs_file(e), d, op_cpu(e));
+        snap_build(e, d);
     d->sized = true;
 
     /* A failed build reports no content; read() then returns the error. */
@@ -281,11 +402,12 @@ static int cf_check snap_read(const struct hypfs_entry *e,
     struct snap *d = op_snap(e);
 
     if ( !d->built )
-        snap_build(dt_fs_file(e), d, op_cpu(e));
+        snap_build(e, d);
     if ( d->rc )
         return d->rc;
     if ( copy_to_guest(uaddr, d->text.buf, d->text.len) )
         return -EFAULT;
+#ifdef DYNTRACE_WITH_BUFFERS
     /* A consuming read consumes what it returned, and only then. */
     if ( d->rd.consume )
     {
@@ -294,7 +416,8 @@ static int cf_check snap_read(const struct hypfs_entry *e,
         if ( rc )
             return rc;
     }
-    d->consumed = true;
+#endif
+    d->copied = true;
 
     return 0;
 }
@@ -313,15 +436,20 @@ static void cf_check snap_exit(const struct hypfs_entry *e)
      * same size.  Writes never build one.
      */
     if ( dt_fs_file(e)->retry && d->built && !d->rc && d->sized &&
-         !d->consumed )
+         !d->copied )
         cache_put(dt_fs_file(e), d);
     dyntrace_text_free(&d->text);
+#ifdef DYNTRACE_WITH_BUFFERS
     dt_rings_free_snapshot(d->rd.consume);
     d->rd.consume = NULL;
     if ( !dt_fs_cpu_leaf(e) )
         hypfs_free_dyndata();
+#else
+    hypfs_free_dyndata();
+#endif
 }
 
+#ifdef DYNTRACE_WITH_BUFFERS
 static const struct hypfs_entry *cf_check cpus_enter(
     const struct hypfs_entry *e)
 {
@@ -408,6 +536,7 @@ static const struct hypfs_funcs cpus_funcs = {
 };
 
 HYPFS_DIR_INIT_FUNC(dt_fs_per_cpu_dir, "per_cpu", &cpus_funcs);
+#endif
 
 /* A dynamic leaf's funcs: one owned snapshot per operation. */
 void __init dt_fs_snap_funcs(struct hypfs_funcs *fn)

@@ -419,6 +419,7 @@ int cf_check dt_fs_tracing_on_write(struct hypfs_entry_leaf *leaf,
     return rc ?: dt_state_set_on(on);
 }
 
+#ifdef DYNTRACE_WITH_BUFFERS
 /* buffer_size_kb: KiB per CPU, a 32-bit unsigned value as HypFS writes it. */
 int cf_check dt_fs_bufsize_write(struct hypfs_entry_leaf *leaf,
                                  XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
@@ -438,6 +439,7 @@ int cf_check dt_fs_bufsize_write(struct hypfs_entry_leaf *leaf,
 
     return rc;
 }
+#endif
 
 #ifdef DYNTRACE_WITH_GRAPH
 /* A 32-bit unsigned setting from 0 to max, as HypFS writes it. */
@@ -504,8 +506,7 @@ static unsigned int errlog_next, errlog_count;
 /*
  * Why a write failed, by its error and the file's type (0: any type; a
  * directory, type 0, takes no write): the first row that fits.  -EDOM is a
- * write of another size than the file's type has (e.g. dt_fs_bool_write(),
- * bufsize_write()).
+ * write of another size than the file's type has (e.g. dt_fs_bool_write()).
  */
 static const struct {
     int rc;

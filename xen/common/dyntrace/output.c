@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
+#ifdef DYNTRACE_WITH_BUFFERS
 /*
  * dyntrace: the output layer of the tracers that keep records in the
  * rings (output.h): one owned snapshot of the buffers a read asks for,
@@ -6,6 +7,14 @@
  * format of trace_pipe_raw; the symbol caches; the rings' set_on() and
  * clear() callbacks.
  */
+#else
+/*
+ * dyntrace: the output layer of the tracers that keep records in the
+ * rings (output.h): one owned snapshot of the buffers, merged by time and
+ * formatted by the tracer's struct dt_format; the symbol caches; the
+ * rings' set_on() and clear() callbacks.
+ */
+#endif
 
 #include <xen/bug.h>
 #include <xen/dyntrace.h>
@@ -56,7 +65,9 @@ const char *dt_symbol_cached(struct sym_cache *c, unsigned long addr)
  * O(log CPUs), so formatting is linear in the records whatever NR_CPUS is.
  */
 struct cursor {
+#ifdef DYNTRACE_WITH_BUFFERS
     struct dt_ring_copy *copy;
+#endif
     const struct xen_dyntrace_record *next, *end;
 };
 
@@ -154,6 +165,7 @@ static unsigned long measure(const struct dt_format *f,
     return len;
 }
 
+#ifdef DYNTRACE_WITH_BUFFERS
 /* A consuming read returns at most this many records. */
 #define PIPE_MAX_RECORDS 1024
 /* Room for "CPU:<cpu> [LOST <n> EVENTS]\n". */
@@ -307,3 +319,71 @@ int dt_print_raw(struct dyntrace_text *t, struct dyntrace_read *rd)
 
     return 0;
 }
+#else
+/*
+ * One owned snapshot of the buffers, merged by time and formatted into
+ * text of exactly the size its lines need, plus room for the header.
+ */
+int dt_print_rings(const struct dt_format *f, struct dyntrace_text *t)
+{
+    struct dt_ring_snapshot *snap;
+    struct sym_caches *cache;
+    struct cursor *heap = NULL;
+    unsigned int i, n = 0;
+    uint64_t entries = 0, written = 0;
+    unsigned long max;
+    int rc;
+
+    cache = xzalloc(struct sym_caches);
+    if ( !cache )
+        return -ENOMEM;
+
+    rc = dt_rings_snapshot(&snap);
+    if ( rc )
+    {
+        xfree(cache);
+        return rc;
+    }
+
+    heap = xmalloc_array(struct cursor, snap->nr_cpus);
+    rc = -ENOMEM;
+    if ( !heap )
+        goto out;
+
+    for ( i = 0; i < snap->nr_cpus; i++ )
+    {
+        struct dt_ring_copy *c = &snap->cpu[i];
+
+        entries += c->nr;
+        written += c->written + c->dropped;
+        if ( !c->nr )
+            continue;
+        heap[n].next = c->recs;
+        heap[n].end = heap[n].next + c->nr;
+        n++;
+    }
+
+    max = HEADER_MAX + measure(f, snap, cache) + 1;
+    rc = dyntrace_text_alloc(t, max);
+    if ( rc )
+        goto out;
+
+    f->header(t, max, f->name, entries, written, snap->nr_present);
+
+    for ( i = n / 2; i-- > 0; )
+        heap_down(heap, n, i);
+    while ( n )
+    {
+        heap[0].next += f->line(t, max, cache, heap[0].next, heap[0].end);
+        if ( heap[0].next == heap[0].end )
+            heap[0] = heap[--n];
+        heap_down(heap, n, 0);
+    }
+
+ out:
+    xfree(heap);
+    dt_rings_free_snapshot(snap);
+    xfree(cache);
+    return rc;
+}
+#endif

@@ -63,6 +63,7 @@ struct dt_format {
                          const struct xen_dyntrace_record *end);
 };
 
+#ifdef DYNTRACE_WITH_BUFFERS
 /*
  * The text of the buffers the read asks for (struct dyntrace_tracer's
  * print()).
@@ -71,6 +72,10 @@ int dt_print_rings(const struct dt_format *f, struct dyntrace_text *t,
                    struct dyntrace_read *rd);
 /* per_cpu/cpuN/trace_pipe_raw. */
 int dt_print_raw(struct dyntrace_text *t, struct dyntrace_read *rd);
+#else
+/* The text of the buffers (struct dyntrace_tracer's print()). */
+int dt_print_rings(const struct dt_format *f, struct dyntrace_text *t);
+#endif
 /* Convert a copied record's raw stamps to NOW()'s ns. */
 struct dt_ring_copy;
 void dt_record_to_ns(const struct dt_ring_copy *c,

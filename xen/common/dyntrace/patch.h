@@ -61,17 +61,26 @@ static inline bool dt_state_graph_all(void)
 }
 bool dt_state_graph_root(unsigned long ip);
 #endif
+#ifdef DYNTRACE_WITH_BUFFERS
 /*
  * Bumped by every change a reader of trace could see: a clear, a resize, a
  * tracer switch, tracing_on.
  */
+#else
+/*
+ * Bumped by every change a reader of trace could see: a clear, a tracer
+ * switch, tracing_on.
+ */
+#endif
 unsigned int dt_state_gen(void);
 
 /* The committed tracer's set_on()/clear(), then the generation bumped. */
 int dt_state_set_on(bool on);
 int dt_state_clear(void);
+#ifdef DYNTRACE_WITH_BUFFERS
 /* Resize every CPU's buffer (dt_rings_resize()), then bump the generation */
 int dt_state_resize(unsigned int kb);
+#endif
 
 #ifdef DYNTRACE_WITH_SCOPE
 /*

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
+#ifdef DYNTRACE_WITH_BUFFERS
 /*
  * dyntrace: per-CPU reserve/commit stores of fixed-size records, in the
  * manner of Linux's simple_ring_buffer.  The ring knows the record size given
  * to dt_rings_init(), never what a record holds: the tracer reserves a slot,
  * fills it and commits it.
  *
- * The concurrency contract (docs/designs/dyntrace.md, "Buffers"):
+ * The concurrency contract (docs/designs/dyntrace.md and
+ * dyntrace-buffers.md, "Buffers"):
  *
  * - Buffers live in a global table indexed by CPU, never in per-CPU areas
  *   (those are zeroed and freed across offline).  A buffer, once allocated
@@ -25,10 +27,10 @@
  * - trace's reader, clearers, resizes and the on/off switch ("holders") are
  *   serialised by ring_lock and never run in writer context.  A holder waits
  *   until the status is not WRITING, then swaps READY/OFF to
- *   HELD_ON/HELD_OFF.  The
- *   wait is bounded: a writer holds WRITING for one record with IRQs off.
- *   While held, no writer touches the buffer, so copies are never torn and
- *   resets never race with a slot being filled.  This is the drain.
+ *   HELD_ON/HELD_OFF.  The wait is bounded: a writer holds WRITING for one
+ *   record with IRQs off.  While held, no writer touches the buffer, so
+ *   copies are never torn and resets never race with a slot being filled.
+ *   This is the drain.
  *
  * - A consuming read (trace_pipe, trace_pipe_raw) takes ring_lock but does
  *   not hold the buffer, so that reading never makes a writer drop: it
@@ -38,6 +40,40 @@
  * - Every traversal pins the CPU set with get_cpu_maps() (failure: -EBUSY)
  *   and covers every CPU in ring_cpus, offline ones included.
  */
+#else
+/*
+ * dyntrace: per-CPU reserve/commit stores of fixed-size records, in the
+ * manner of Linux's simple_ring_buffer.  The ring knows the record size given
+ * to dt_rings_init(), never what a record holds: the tracer reserves a slot,
+ * fills it and commits it.
+ *
+ * The concurrency contract (docs/designs/dyntrace.md, "Buffers"):
+ *
+ * - Buffers live in a global table indexed by CPU, never in per-CPU areas
+ *   (those are zeroed and freed across offline).  A buffer, once allocated
+ *   (at boot or at CPU_UP_PREPARE), is never freed; ring_cpus lists the CPUs
+ *   that own one, online or not.
+ *
+ * - Each buffer has a status word.  A writer (the tracer callback, IRQs off,
+ *   possibly in NMI context) takes it READY -> WRITING with cmpxchg in
+ *   dt_ring_reserve(), fills the slot, and dt_ring_commit() publishes the
+ *   count and stores READY after a full barrier.  A writer that finds
+ *   WRITING (nested NMI/MCE on this CPU) or HELD_ON (a holder has it while
+ *   recording is on) counts the event as dropped; OFF and HELD_OFF mean
+ *   recording is off: nothing was accepted.
+ *
+ * - trace's reader, clearers and the on/off switch ("holders") are
+ *   serialised by ring_lock and never run in writer context.  A holder waits
+ *   until the status is not WRITING, then swaps READY/OFF to
+ *   HELD_ON/HELD_OFF.  The wait is bounded: a writer holds WRITING for one
+ *   record with IRQs off.  While held, no writer touches the buffer, so
+ *   copies are never torn and resets never race with a slot being filled.
+ *   This is the drain.
+ *
+ * - Every traversal pins the CPU set with get_cpu_maps() (failure: -EBUSY)
+ *   and covers every CPU in ring_cpus, offline ones included.
+ */
+#endif
 
 #include <xen/bug.h>
 #include <xen/cpu.h>
@@ -59,10 +95,17 @@
 /* Default size of each CPU's buffer: 64 KiB (2048 32-byte records). */
 #define DT_RING_DEFAULT_KB 64
 
+#ifdef DYNTRACE_WITH_BUFFERS
 /*
  * dyntrace_buf_size=<size> (K, M suffixes): each CPU's buffer at boot,
  * rounded up to a power of two records, within buffer_size_kb's limits.
  */
+#else
+/*
+ * dyntrace_buf_size=<size> (K, M suffixes): each CPU's buffer, rounded up
+ * to a power of two records, from 1 KiB to 64 MiB.
+ */
+#endif
 static unsigned long __initdata opt_buf_size = DT_RING_DEFAULT_KB * 1024;
 size_param("dyntrace_buf_size", opt_buf_size);
 
@@ -71,9 +114,14 @@ struct dt_ring *dt_rings[NR_CPUS];
 static cpumask_t ring_cpus;
 static bool rings_on;
 static unsigned int rec_size;
+#ifdef DYNTRACE_WITH_BUFFERS
 /* Records per buffer (a power of two), and the sizes HypFS shows. */
 static unsigned int ring_records;
 static uint32_t ring_kb, rings_total_kb;
+#else
+/* Records per buffer (a power of two). */
+static unsigned int ring_records;
+#endif
 static DEFINE_SPINLOCK(ring_lock);
 
 /* Records of a kb KiB buffer: rounded up to a power of two, at least 1. */
@@ -88,6 +136,7 @@ static unsigned int records_for(unsigned long kb)
     return n;
 }
 
+#ifdef DYNTRACE_WITH_BUFFERS
 /* Update the sizes HypFS shows; the caller holds the CPU maps. */
 static void update_sizes(void)
 {
@@ -106,6 +155,7 @@ const uint32_t *dt_rings_total_kb(void)
 {
     return &rings_total_kb;
 }
+#endif
 
 /* Drain and hold a buffer; returns its previous status (READY or OFF). */
 static unsigned int ring_hold(struct dt_ring *r)
@@ -152,8 +202,10 @@ static void ring_reset(struct dt_ring *r)
     r->written = 0;
     write_atomic(&r->dropped, 0);
     write_atomic(&r->dropped_held, 0);
+#ifdef DYNTRACE_WITH_BUFFERS
     r->read = r->read_dropped = r->overrun = r->consumed = 0;
     r->resets++;
+#endif
 }
 
 int dt_rings_set_on(bool on)
@@ -247,6 +299,7 @@ void dt_ring_anchor(struct dt_ring *r, uint64_t stamp)
     if ( arch_dyntrace_in_nmi() )
         return;
 
+#ifdef DYNTRACE_WITH_BUFFERS
     /*
      * Claim the entry before overwriting it.  Pairs with the second
      * smp_rmb() in copy_anchors(): a reader that saw any of the stores below
@@ -264,15 +317,31 @@ void dt_ring_anchor(struct dt_ring *r, uint64_t stamp)
      */
     smp_wmb();
     write_atomic(&r->nr_anchors, n + 1);
+#else
+    /*
+     * Only a holder reads the anchors, and dt_ring_commit()'s smp_mb()
+     * orders the entry and its count for it, with the record's.
+     */
+    a->stamp = stamp;
+    a->ns = arch_dyntrace_stamp_to_ns(stamp);
+    r->nr_anchors = n + 1;
+#endif
     r->anchor_stamp = stamp;
 }
 
+#ifdef DYNTRACE_WITH_BUFFERS
 /*
  * The index of the last of r's anchors lo..hi-1 whose stamp is at or
  * before stamp (lo if none): their stamps grow with the index.  The
  * writer may be overwriting the oldest meanwhile; copy_anchors() checks
  * what it copied afterwards.
  */
+#else
+/*
+ * The index of the last of r's anchors lo..hi-1 whose stamp is at or
+ * before stamp (lo if none): their stamps grow with the index.
+ */
+#endif
 static unsigned int anchor_at(const struct dt_ring *r, unsigned int lo,
                               unsigned int hi, uint64_t stamp)
 {
@@ -291,6 +360,7 @@ static unsigned int anchor_at(const struct dt_ring *r, unsigned int lo,
     return lo > first ? lo - 1 : first;
 }
 
+#ifdef DYNTRACE_WITH_BUFFERS
 /*
  * Copy into c, after its records (their anchors were written before them),
  * the anchors they need: from the newest at or before the first record's
@@ -300,16 +370,32 @@ static unsigned int anchor_at(const struct dt_ring *r, unsigned int lo,
  * cannot have overwritten.  (A resize replaces the anchors with the
  * records, under ring_lock: not during a copy.)
  */
+#else
+/*
+ * Copy into c, after its records, the anchors they need (the buffer is
+ * held): from the newest at or before the first record's stamp to the
+ * first after the last record's, at most acap (records begin with their
+ * raw stamp).
+ */
+#endif
 static void copy_anchors(struct dt_ring_copy *c, const struct dt_ring *r,
                          unsigned int acap)
 {
+#ifdef DYNTRACE_WITH_BUFFERS
     unsigned int size = r->mask + 1, n, next, first, last, i, keep;
+#else
+    unsigned int size = r->mask + 1, n, first, last, i;
+#endif
 
     c->nr_anchors = 0;
     if ( !c->nr )
         return;
+#ifdef DYNTRACE_WITH_BUFFERS
     n = read_atomic(&r->nr_anchors);
     smp_rmb();
+#else
+    n = r->nr_anchors;
+#endif
     first = n - min(n, size);
     first = anchor_at(r, first, n,
                       *(const uint64_t *)c->recs);
@@ -321,6 +407,7 @@ static void copy_anchors(struct dt_ring_copy *c, const struct dt_ring *r,
     first = max(first, n - min(n - first, acap));
     for ( i = first; i < n; i++ )
         c->anchors[i - first] = r->anchor[i & r->mask];
+#ifdef DYNTRACE_WITH_BUFFERS
     smp_rmb();
     next = read_atomic(&r->anchor_next);
     keep = next > size ? next - size : 0;
@@ -332,6 +419,7 @@ static void copy_anchors(struct dt_ring_copy *c, const struct dt_ring *r,
                 (n - first - drop) * sizeof(c->anchors[0]));
         first += drop;
     }
+#endif
     c->nr_anchors = n - first;
 }
 
@@ -410,6 +498,7 @@ static void copy_slots(struct dt_ring_copy *c, const struct dt_ring *r,
            (n - part) * rec_size);
 }
 
+#ifdef DYNTRACE_WITH_BUFFERS
 /* The counters and read position of a copy whose oldest record is start. */
 static void copy_counts(struct dt_ring_copy *c, const struct dt_ring *r,
                         uint64_t w, uint64_t start)
@@ -516,6 +605,36 @@ static void ring_copy_unheld(struct dt_ring_copy *c, const struct dt_ring *r,
     copy_anchors(c, r, acap);
 }
 
+#else
+/* The counters of a copy. */
+static void copy_counts(struct dt_ring_copy *c, const struct dt_ring *r,
+                        uint64_t w)
+{
+    c->written = w;
+    c->dropped_nested = read_atomic(&r->dropped);
+    c->dropped_held = read_atomic(&r->dropped_held);
+    c->dropped = c->dropped_nested + c->dropped_held;
+}
+
+/*
+ * Copy a held buffer's records into c, oldest first: trace's read, the
+ * records and counters of one instant.
+ */
+static void ring_copy(struct dt_ring_copy *c, const struct dt_ring *r,
+                      unsigned int acap)
+{
+    unsigned int size = r->mask + 1;
+    uint64_t w = r->written, first = w > size ? w - size : 0;
+
+    copy_counts(c, r, w);
+    c->nr = w - first;
+    copy_slots(c, r, first, c->nr);
+    copy_anchors(c, r, acap);
+}
+
+#endif
+
+#ifdef DYNTRACE_WITH_BUFFERS
 int dt_rings_snapshot(struct dt_ring_snapshot **psnap, int only,
                       unsigned int pipe_max)
 {
@@ -600,6 +719,66 @@ int dt_rings_snapshot(struct dt_ring_snapshot **psnap, int only,
     return 0;
 }
 
+#else
+int dt_rings_snapshot(struct dt_ring_snapshot **psnap)
+{
+    struct dt_ring_snapshot *snap;
+    /* At most one anchor per record, one before, one after. */
+    unsigned int cpu, i = 0, acap = ring_records + 2, nr;
+    int rc = 0;
+
+    if ( !get_cpu_maps() )
+        return -EBUSY;
+    nr = cpumask_weight(&ring_cpus);
+
+    /* Sized by the pinned CPU set; allocated outside the held window. */
+    snap = vzalloc(sizeof(*snap) + nr * sizeof(snap->cpu[0]));
+    if ( !snap )
+    {
+        put_cpu_maps();
+        return -ENOMEM;
+    }
+    snap->rec_size = rec_size;
+    for_each_cpu ( cpu, &ring_cpus )
+    {
+        snap->cpu[i].cpu = cpu;
+        snap->cpu[i].recs = vmalloc((unsigned long)rec_size * ring_records);
+        snap->cpu[i].anchors = vmalloc(sizeof(struct dt_anchor) *
+                                       (unsigned long)acap);
+        if ( !snap->cpu[i].recs || !snap->cpu[i].anchors )
+            rc = -ENOMEM;
+        snap->nr_cpus = ++i;
+    }
+    snap->nr_present = cpumask_weight(&cpu_present_map);
+
+    if ( !rc )
+    {
+        spin_lock(&ring_lock);
+        for ( i = 0; i < snap->nr_cpus; i++ )
+        {
+            struct dt_ring *r = dt_rings[snap->cpu[i].cpu];
+            unsigned int s = ring_hold(r);
+
+            ring_copy(&snap->cpu[i], r, acap);
+            ring_release(r, s);
+        }
+        spin_unlock(&ring_lock);
+    }
+
+    put_cpu_maps();
+
+    if ( rc )
+    {
+        dt_rings_free_snapshot(snap);
+        return rc;
+    }
+
+    *psnap = snap;
+    return 0;
+}
+#endif
+
+#ifdef DYNTRACE_WITH_BUFFERS
 const cpumask_t *dt_rings_cpus(void)
 {
     return &ring_cpus;
@@ -651,6 +830,8 @@ int dt_rings_consume(struct dt_ring_snapshot *snap, bool commit)
     return rc;
 }
 
+#endif
+
 /*
  * A buffer's storage for records records: the records, then as many clock
  * anchors (B14).
@@ -687,6 +868,7 @@ static struct dt_ring *ring_alloc(void)
     return r;
 }
 
+#ifdef DYNTRACE_WITH_BUFFERS
 int dt_rings_resize(unsigned int kb)
 {
     unsigned int cpu, records;
@@ -754,6 +936,8 @@ int dt_rings_resize(unsigned int kb)
     return rc;
 }
 
+#endif
+
 static int cf_check cpu_callback(struct notifier_block *nfb,
                                  unsigned long action, void *hcpu)
 {
@@ -782,7 +966,9 @@ static int cf_check cpu_callback(struct notifier_block *nfb,
             smp_wmb();
             dt_rings[cpu] = r;
             cpumask_set_cpu(cpu, &ring_cpus);
+#ifdef DYNTRACE_WITH_BUFFERS
             update_sizes();
+#endif
         }
         break;
 
@@ -834,7 +1020,9 @@ int __init dt_rings_init(unsigned int size)
         dt_rings[cpu] = r;
         cpumask_set_cpu(cpu, &ring_cpus);
     }
+#ifdef DYNTRACE_WITH_BUFFERS
     update_sizes();
+#endif
     register_cpu_notifier(&cpu_nfb);
 
     return 0;

@@ -41,6 +41,7 @@ struct dt_ring_copy {
     uint64_t dropped;           /* events lost while recording was on */
     uint64_t dropped_nested;    /* ... of them: a writer nested on the CPU */
     uint64_t dropped_held;      /* ... of them: a reader held the buffer */
+#ifdef DYNTRACE_WITH_BUFFERS
     uint64_t overrun;           /* overwritten before being read */
     uint64_t consumed;          /* records consumed (trace_pipe) */
     uint64_t entries;           /* records not consumed (nr: those copied) */
@@ -52,6 +53,7 @@ struct dt_ring_copy {
     bool lost_shown;            /* for the formatter: lost was reported */
     /* Lost since the last consuming read: overwritten unread, dropped. */
     uint64_t lost;
+#endif
     void *recs;                 /* nr records of rec_size bytes */
     /* The buffer's anchors when it was copied, oldest first. */
     unsigned int nr_anchors;
@@ -93,6 +95,7 @@ struct dt_ring {
      */
     uint64_t dropped;
     uint64_t dropped_held;
+#ifdef DYNTRACE_WITH_BUFFERS
     /*
      * Consuming reads (holders only, under ring_lock): records before read
      * are consumed; read_dropped is dropped + dropped_held as last reported
@@ -116,6 +119,18 @@ struct dt_ring {
      */
     uint64_t anchor_stamp;
     unsigned int anchor_next, nr_anchors;
+#else
+    /* The records, size bytes each. */
+    void *rec;
+    /*
+     * Clock anchors (B14), written only by this CPU's writer outside NMI/MCE
+     * (IRQs off), in anchor[n & mask], then counted in nr_anchors (n + 1).
+     * anchor_stamp: the newest anchor's stamp (the writer's test).  The
+     * entries follow the records in their storage.
+     */
+    uint64_t anchor_stamp;
+    unsigned int nr_anchors;
+#endif
     struct dt_anchor *anchor;
 };
 
@@ -143,6 +158,7 @@ static always_inline void *dt_ring_slot(const struct dt_ring *r,
     return (uint8_t *)r->rec + (unsigned long)(r->written & r->mask) * size;
 }
 
+#ifdef DYNTRACE_WITH_BUFFERS
 /*
  * The writer publishes the slot it filled: the slot before the count.
  * Pairs with the first smp_rmb() in ring_copy_unheld(): a consuming read,
@@ -155,6 +171,16 @@ static always_inline void dt_ring_publish(struct dt_ring *r)
     smp_wmb();
     write_atomic(&r->written, r->written + 1);
 }
+#else
+/*
+ * The writer counts the slot it filled.  Only holders read the count, and
+ * the smp_mb() of dt_ring_commit() orders the slot and the count for them.
+ */
+static always_inline void dt_ring_publish(struct dt_ring *r)
+{
+    r->written++;
+}
+#endif
 
 /*
  * The writer, with IRQs off: reserve this CPU's next slot, fill it, commit
@@ -178,6 +204,7 @@ static inline void *dt_ring_reserve(struct dt_ring **pr, unsigned int *pcpu,
         return NULL;
     ASSERT(size == r->size);
 
+#ifdef DYNTRACE_WITH_BUFFERS
     /*
      * Take the buffer.  A full barrier; pairs with the smp_mb() before the
      * status store in ring_release() (a holder's copy or reset is complete
@@ -186,6 +213,14 @@ static inline void *dt_ring_reserve(struct dt_ring **pr, unsigned int *pcpu,
      * with the second smp_rmb() in ring_copy_unheld(): the count we are about
      * to fill a slot for is visible to a consuming read that saw the slot.
      */
+#else
+    /*
+     * Take the buffer.  A full barrier; pairs with the smp_mb() before the
+     * status store in ring_release() (a holder's copy or reset is complete
+     * before we can fill a slot or count) and in dt_ring_commit() (an
+     * outer writer's record, for a nested one: it cannot take WRITING).
+     */
+#endif
     old = cmpxchg(&r->status, RING_READY, RING_WRITING);
     if ( old != RING_READY )
     {
@@ -217,6 +252,7 @@ static inline void dt_ring_commit(struct dt_ring *r)
     write_atomic(&r->status, RING_READY);
 }
 
+#ifdef DYNTRACE_WITH_GRAPH
 /*
  * Publish the record just filled as dt_ring_commit() would, and keep the
  * buffer to fill the next slot: a tracer that writes two records at once
@@ -227,6 +263,7 @@ static inline void *dt_ring_next(struct dt_ring *r, unsigned int size)
     ASSERT(read_atomic(&r->status) == RING_WRITING);
 
     dt_ring_publish(r);
+#ifdef DYNTRACE_WITH_BUFFERS
     /*
      * The count just stored, j, before the stores to slot j, which overwrite
      * the record j - size.  Pairs with the second smp_rmb() in
@@ -237,9 +274,11 @@ static inline void *dt_ring_next(struct dt_ring *r, unsigned int size)
      * need it; on x86 it is a compiler barrier.
      */
     smp_wmb();
+#endif
 
     return dt_ring_slot(r, size);
 }
+#endif
 
 /*
  * Give back a reserved slot unused: nothing was written, the count is
@@ -315,6 +354,7 @@ static always_inline uint64_t dt_stamp_delta_ns(uint64_t delta)
 void dt_rings_reset_quiesced(void);
 int dt_rings_set_on(bool on);
 int dt_rings_clear(void);
+#ifdef DYNTRACE_WITH_BUFFERS
 /*
  * Copy the records not yet consumed: every CPU's (cpu < 0) or one CPU's
  * buffer.  pipe_max == 0 (trace): all of them (the newest that fit if a
@@ -324,7 +364,14 @@ int dt_rings_clear(void);
  */
 int dt_rings_snapshot(struct dt_ring_snapshot **snap, int cpu,
                       unsigned int pipe_max);
+#else
+/*
+ * Copy the records of every CPU's buffer.  -EBUSY: CPU hotplug; -ENOMEM.
+ */
+int dt_rings_snapshot(struct dt_ring_snapshot **snap);
+#endif
 void dt_rings_free_snapshot(struct dt_ring_snapshot *snap);
+#ifdef DYNTRACE_WITH_BUFFERS
 /*
  * A consuming read returned its text: consume each copy's take records and
  * the losses it reported.  All or nothing: -EAGAIN if any buffer was
@@ -339,11 +386,13 @@ int dt_rings_consume(struct dt_ring_snapshot *snap, bool commit);
 const cpumask_t *dt_rings_cpus(void);
 /* Bumped by every consuming read: what trace shows has changed. */
 unsigned int dt_rings_consumes(void);
+#endif
 int dt_rings_init(unsigned int rec_size);
 
-/* Smallest and largest buffer, KiB per CPU (buffer_size_kb). */
+/* Smallest and largest buffer, KiB per CPU. */
 #define DT_RING_MIN_KB 1
 #define DT_RING_MAX_KB 65536
+#ifdef DYNTRACE_WITH_BUFFERS
 /*
  * Give every CPU's buffer room for kb KiB (rounded up to a power of two
  * records), emptying it.  All or nothing: -ENOMEM, -EBUSY (CPU hotplug)
@@ -353,5 +402,6 @@ int dt_rings_resize(unsigned int kb);
 /* Each CPU's buffer, and all buffers together (offline CPUs' too), in KiB. */
 const uint32_t *dt_rings_kb(void);
 const uint32_t *dt_rings_total_kb(void);
+#endif
 
 #endif /* DYNTRACE_RING_H */

@@ -268,6 +268,7 @@ int dt_state_clear(void)
     return rc;
 }
 
+#ifdef DYNTRACE_WITH_BUFFERS
 int dt_state_resize(unsigned int kb)
 {
     int rc = dt_rings_resize(kb);
@@ -282,6 +283,7 @@ int dt_state_resize(unsigned int kb)
 
     return rc;
 }
+#endif
 
 
 int __init dt_state_init(void)

@@ -22,6 +22,7 @@ struct dyntrace_text {
     unsigned int len;           /* bytes, including the final NUL */
 };
 
+#ifdef DYNTRACE_WITH_BUFFERS
 struct dt_ring_snapshot;
 
 /* What one read of the output asks a tracer's print() for. */
@@ -38,6 +39,7 @@ struct dyntrace_read {
     bool raw;
     struct dt_ring_snapshot *consume;
 };
+#endif
 
 /*
  * The function callback, run with IRQs disabled by the trampoline's
@@ -59,7 +61,11 @@ struct dyntrace_tracer {
     /* Drop every record of every CPU that owns a buffer. */
     int (*clear)(void);
     /* Format the output into one owned snapshot (size = text->len). */
+#ifdef DYNTRACE_WITH_BUFFERS
     int (*print)(struct dyntrace_text *text, struct dyntrace_read *rd);
+#else
+    int (*print)(struct dyntrace_text *text);
+#endif
     /* The callback attached to the traced functions, or NULL. */
     dyntrace_func_t *func;
 #ifdef ARCH_DYNTRACE_FAST_ENTRY
