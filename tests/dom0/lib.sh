@@ -29,13 +29,16 @@ needs_series() {
 
 # xen_cpus: the pCPUs that own a trace buffer (per_cpu/cpuN): every CPU Xen brought up. Where
 # per_cpu/ is absent (series 4 adds it), the CPUs trace's header counts (#P:N, the present ones:
-# the same on these boots, which bring every CPU up).
+# the same on these boots, which bring every CPU up). Use as n=$(xen_cpus) || fail "$n": it
+# exits non-zero, with the reason as its output, when it finds neither.
 xen_cpus() {
     if xenhypfs ls /tracing/per_cpu >/dev/null 2>&1; then
         xenhypfs ls /tracing/per_cpu | grep -o 'cpu[0-9]*' | wc -l
-    else
-        xenhypfs cat /tracing/trace | sed -n 's/.*#P:\([0-9]*\).*/\1/p' | head -n1
+        return
     fi
+    _n=$(xenhypfs cat /tracing/trace | sed -n 's/.*#P:\([0-9]*\).*/\1/p' | head -n1)
+    [ -n "$_n" ] || fail "xen_cpus: neither per_cpu/ nor a '#P:' in trace's header"
+    echo "$_n"
 }
 
 # The Xen base this dom0 runs on (4.17, 4.20 or staging), written by make-initramfs.sh.

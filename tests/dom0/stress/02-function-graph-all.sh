@@ -8,6 +8,8 @@
 # or above its depth opened on that CPU), no duration is negative.  The
 # hypervisor staying up is checked by the host (a crash fails the suite).
 . /opt/dyntrace/tests/lib.sh
+needs_series 3 function_graph
+needs_series 4 per_cpu
 secs=${dyntrace_graph_seconds:-40}
 W=/tmp/gstress
 rm -rf $W && mkdir -p $W

@@ -5,7 +5,8 @@
 # On one pCPU a patch operation (a continuation on CPU 0) runs to its end before the other
 # writer's vCPU gets the CPU again: the writes never overlap (make check boots the tracer suite
 # of the bases beyond 4.20 on one pCPU; 4.20's runs on two).
-[ "$(xen_cpus)" -ge 2 ] || skip "one pCPU: two patch operations cannot overlap"
+cpus=$(xen_cpus) || fail "$cpus"
+[ "$cpus" -ge 2 ] || skip "one pCPU: two patch operations cannot overlap"
 reset_tracing
 run xenhypfs write $T/set_function_filter xen_extra_version
 busy=0

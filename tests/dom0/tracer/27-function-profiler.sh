@@ -15,7 +15,8 @@ expect_eq "function_profile_enabled at boot" 0 "$(xenhypfs cat $T/function_profi
 xenhypfs ls $S | awk '{ print $NF }' >/tmp/ts || fail "listing trace_stat"
 grep -qx 'domains' /tmp/ts || { cat /tmp/ts; fail "no trace_stat/domains"; }
 ncpu=$(grep -c '^function[0-9]' /tmp/ts)
-[ "$ncpu" -ge "$(xen_cpus)" ] || { cat /tmp/ts; fail "only $ncpu function<N> files for $(xen_cpus) pCPUs"; }
+cpus=$(xen_cpus) || fail "$cpus"
+[ "$ncpu" -ge "$cpus" ] || { cat /tmp/ts; fail "only $ncpu function<N> files for $cpus pCPUs"; }
 echo "trace_stat: domains and $ncpu function<N> files"
 
 # Refused: an empty filter, a bad value.  Nothing changes.

@@ -249,6 +249,7 @@ static uint64_t n_snapshots, n_snap_busy, n_snap_nomem, n_clears, n_clear_busy;
  * allocation), never more.
  */
 static uint64_t n_resizes, n_resize_nomem, resize_gen;
+#ifdef DYNTRACE_WITH_BUFFERS
 /*
  * Consuming reads (consumer_thread): commits serialised by pipe_m, so that
  * the harness's view of each buffer's read position follows ring.c's.
@@ -256,6 +257,7 @@ static uint64_t n_resizes, n_resize_nomem, resize_gen;
 static pthread_mutex_t pipe_m = PTHREAD_MUTEX_INITIALIZER;
 static unsigned int pipe_resets[NCPUS];
 static uint64_t pipe_read[NCPUS], pipe_last_seq[NCPUS];
+#endif
 static uint64_t n_pipe_reads, n_pipe_again, n_pipe_busy, n_pipe_records;
 static uint64_t n_pipe_lost;
 static uint64_t n_toggles, n_toggle_busy, n_hotplug, n_nmis, n_rounds;
@@ -390,6 +392,7 @@ static void fill(struct dt_ring *r, struct xen_dyntrace_record *rec,
         dt_ring_anchor(r, rec->ts);
 }
 
+#ifdef DYNTRACE_WITH_GRAPH
 /*
  * A call of its own (for the accounting) that the call at depth d makes
  * inside its reservation, before its own record, as function_graph
@@ -437,6 +440,7 @@ static void first_of_pair(struct dt_ring *r, struct xen_dyntrace_record *rec,
         INC(&cs->r_acc);
     }
 }
+#endif
 
 /*
  * What function.c's callback does: reserve, fill, commit.  pair: as
@@ -448,16 +452,18 @@ static void record(unsigned long ip, unsigned long parent_ip,
 {
     struct xen_dyntrace_record *rec;
     struct dt_ring *r;
-    unsigned int cpu, d = t_depth - 1;
+    unsigned int cpu;
 
     rec = dt_ring_reserve(&r, &cpu, sizeof(*rec));
     if ( !rec )
         return;
+#ifdef DYNTRACE_WITH_GRAPH
     if ( pair )
     {
-        first_of_pair(r, rec, cpu, d, flags, exp);
+        first_of_pair(r, rec, cpu, t_depth - 1, flags, exp);
         rec = dt_ring_next(r, sizeof(*rec));
     }
+#endif
     fill(r, rec, cpu, ip, parent_ip, flags);
 
     dt_ring_commit(r);
@@ -809,10 +815,17 @@ static void check_snapshot(const struct dt_ring_snapshot *s, const char *who,
         prev = k;
         check_anchors(c, who, true);
 
+#ifdef DYNTRACE_WITH_BUFFERS
         /* What is not yet consumed: at most the buffer's size. */
         avail = c->written - c->read_at;
         bytes = (uint64_t)c->nr * s->rec_size;
         if ( !size || size_bytes % REC_SIZE || c->read_at > c->written ||
+#else
+        /* What was written: at most the buffer's size. */
+        avail = c->written;
+        bytes = (uint64_t)c->nr * s->rec_size;
+        if ( !size || size_bytes % REC_SIZE ||
+#endif
              (resized ? c->nr > (avail < size ? avail : size)
                       : c->nr != (avail < size ? avail : size)) ||
              bytes != (uint64_t)c->nr * REC_SIZE || bytes > size_bytes )
@@ -895,7 +908,11 @@ static int checked_snapshot(const char *who, bool inject,
 
     if ( inject )
         stub_alloc_fail_in = 1 + rnd() % (NCPUS + 1);
+#ifdef DYNTRACE_WITH_BUFFERS
     rc = dt_rings_snapshot(&s, -1, 0);
+#else
+    rc = dt_rings_snapshot(&s);
+#endif
     hit = inject && !stub_alloc_fail_in;
     stub_alloc_fail_in = 0;
 
@@ -957,6 +974,7 @@ static void *reader_thread(void *arg)
     return NULL;
 }
 
+#ifdef DYNTRACE_WITH_BUFFERS
 /*
  * A consuming read (trace_pipe, per_cpu/cpuN/trace_pipe_raw): a capped
  * snapshot of the oldest records not consumed, of every buffer or one;
@@ -1067,6 +1085,7 @@ static void *consumer_thread(void *arg)
 
     return NULL;
 }
+#endif
 
 /* On/off, bracketed by the toggle generation (odd while switching). */
 static int toggle(bool on)
@@ -1134,9 +1153,14 @@ static void *clearer_thread(void *arg)
         if ( !LOAD(&round_chaos) || LOAD(&clear_gen) - round_base + 3 >= GENS )
             continue;
 
+#ifdef DYNTRACE_WITH_BUFFERS
         resize = !(rnd() % 3);
+#else
+        resize = false;         /* The first series has no resize. */
+#endif
         read_accs(pre);
         __atomic_fetch_add(&clear_gen, 1, __ATOMIC_SEQ_CST);
+#ifdef DYNTRACE_WITH_BUFFERS
         if ( resize )
         {
             static const unsigned int kb[] = { 1, 4, 16, 64 };
@@ -1146,6 +1170,7 @@ static void *clearer_thread(void *arg)
             __atomic_fetch_add(&resize_gen, 1, __ATOMIC_SEQ_CST);
         }
         else
+#endif
             rc = dt_rings_clear();
         read_accs(post);
         g = __atomic_add_fetch(&clear_gen, 1, __ATOMIC_SEQ_CST);
@@ -1508,7 +1533,11 @@ static void report(double secs)
     }
     printf("# seed %" PRIu64 ", %" PRIu64 " rounds (%" PRIu64 " quiescent-"
            "exact), %u CPUs, %u readers\n", seed, READ(&n_rounds),
+#ifdef DYNTRACE_WITH_BUFFERS
            READ(&n_exact_rounds), NCPUS, NREADERS);
+#else
+           READ(&n_exact_rounds), NCPUS, NREADERS + NCONSUMERS);
+#endif
     printf("# writes: %" PRIu64 " calls, %" PRIu64 " accepted, %" PRIu64
            " nested (%" PRIu64 " accepted), %" PRIu64 " NMI signals, %"
            PRIu64 " pairs in one reservation\n",
@@ -1543,6 +1572,11 @@ static void report(double secs)
 
         if ( n )
             printf("not ok %u - %s (%lu anomalies)\n", i + 1, check_name[i], n);
+#ifndef DYNTRACE_WITH_BUFFERS
+        else if ( i == CK_PIPE )
+            printf("ok %u - %s # SKIP the first series has no consuming "
+                   "read\n", i + 1, check_name[i]);
+#endif
         else
             printf("ok %u - %s\n", i + 1, check_name[i]);
     }
@@ -1588,7 +1622,12 @@ static void *watchdog_thread(void *arg)
 int main(void)
 {
     void *(*const workers[NWORKERS])(void *) = {
+#ifdef DYNTRACE_WITH_BUFFERS
         reader_thread, reader_thread, consumer_thread, consumer_thread,
+#else
+        /* The first series has no consuming read: two more readers. */
+        reader_thread, reader_thread, reader_thread, reader_thread,
+#endif
         clearer_thread, toggler_thread,
         hotplug_thread, nmi_thread,
     };

@@ -272,8 +272,8 @@ FUNC(dyntrace_fast_graph_return)
         mov     DT_RET_ENTRY_ret(%rdi), %rcx
         mov     %rcx, DT_REC_parent_ip(%rdx)
         /*
-         * dt_ring_next(): the slot, then the count, in one store (smp_wmb()
-         * is program order here).
+         * dt_ring_next(): the slot, then the count, in one store, in
+         * program order as in C.
          */
         addq    $1, DT_RING_written(%rsi)
         RING_SLOT %rsi, %rdx, %edx

@@ -1,10 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
+#ifdef DYNTRACE_WITH_BUFFERS
 /*
  * dyntrace: the record the ring tracers keep, and the output layer
  * they share (output.c): the merge of the per-CPU buffers into one text,
  * the raw format, and the symbol caches.  A tracer gives its header and its
  * line printer (struct dt_format).
  */
+#else
+/*
+ * dyntrace: the record the ring tracers keep, and the output layer
+ * they share (output.c): the merge of the per-CPU buffers into one text,
+ * and the symbol caches.  A tracer gives its header and its line printer
+ * (struct dt_format).
+ */
+#endif
 #ifndef DYNTRACE_OUTPUT_H
 #define DYNTRACE_OUTPUT_H
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
+#ifdef DYNTRACE_WITH_BUFFERS
 /*
  * dyntrace.h
  *
- * The records of Xen's dynamic function tracer (CONFIG_DYNTRACE), as HypFS
- * returns them in /tracing/per_cpu/cpuN/trace_pipe_raw: one
+ * The records of Xen's dynamic function tracer (CONFIG_LIVEPATCH_TRACER),
+ * as HypFS returns them in /tracing/per_cpu/cpuN/trace_pipe_raw: one
  * struct xen_dyntrace_raw_header, then nr records of record_size bytes
  * each, the oldest first.  Every field is little-endian (the tracer runs on
  * x86_64 and arm64 only).  A read consumes what it returns.
@@ -11,6 +12,21 @@
  * A change of the layout bumps XEN_DYNTRACE_RAW_VERSION; a reader checks
  * magic and version, and steps by header_size and record_size.
  */
+#else
+/*
+ * dyntrace.h
+ *
+ * The records of Xen's dynamic function tracer (CONFIG_LIVEPATCH_TRACER),
+ * as its per-CPU buffers keep them, and the whole of their binary format's
+ * version 1: a binary read of one CPU's buffer returns one
+ * struct xen_dyntrace_raw_header, then nr records of record_size bytes
+ * each, the oldest first.  Every field is little-endian (the tracer runs on
+ * x86_64 and arm64 only).
+ *
+ * A change of the layout bumps XEN_DYNTRACE_RAW_VERSION; a reader checks
+ * magic and version, and steps by header_size and record_size.
+ */
+#endif
 
 #ifndef __XEN_PUBLIC_DYNTRACE_H__
 #define __XEN_PUBLIC_DYNTRACE_H__
