@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * HypFS for the host tests: the node helpers of Xen's common/hypfs.c that
- * the tracer uses, and stub_hypfs_op(), which runs one operation in the
- * order do_hypfs_op() does:
+ * HypFS for the host tests where Xen's own common/hypfs.c is not at hand
+ * (test-unit builds that one when it can: hypfs-xen.c): the node helpers
+ * of Xen's common/hypfs.c that the tracer uses, and stub_hypfs_op(), which
+ * runs one operation in the order do_hypfs_op() does:
  *
  *   lock; walk the path, entering each directory on it (enter, findentry);
  *   enter the node;

@@ -1701,15 +1701,23 @@ static char *list_dir(const char *path)
         free(names);
         return NULL;
     }
+    /*
+     * Entries need not be aligned: Xen's are offsetof(name) plus the name
+     * rounded up to 4 bytes apart, and offsetof(name) is 14 in Xen's
+     * public/hypfs.h.  So each is copied out before it is looked at.
+     */
     for ( ;; )
     {
-        const struct xen_hypfs_dirlistentry *de = (const void *)(buf + off);
+        struct xen_hypfs_dirlistentry de;
+        const char *name = buf + off + offsetof(struct xen_hypfs_dirlistentry,
+                                                name);
 
+        memcpy(&de, buf + off, sizeof(de));
         strcat(names, *names ? " " : "");
-        strcat(names, de->name);
-        if ( !de->off_next )
+        strcat(names, name);
+        if ( !de.off_next )
             break;
-        off += de->off_next;
+        off += de.off_next;
     }
     free(buf);
 

@@ -141,7 +141,10 @@ void stub_preempt_point(void);
 extern unsigned int stub_nested_writes;
 extern unsigned long stub_nested_ip, stub_nested_parent;
 
-/* ---- HypFS: one operation as Xen's do_hypfs_op() runs it ---- */
+/*
+ * ---- HypFS: one operation, through Xen's own do_hypfs_op() (hypfs-xen.c)
+ * or, where its source is not at hand, in its order (hypfs-stub.c) ----
+ */
 int stub_hypfs_op(bool write, const char *path, void *buf, unsigned long ulen);
 /* Does directory path (e.g. "/tracing") exist, and how many children? */
 int stub_hypfs_children(const char *path);

@@ -7,6 +7,7 @@
 
 typedef void *stub_guest_handle_void;
 typedef const void *stub_guest_handle_const_void;
+typedef const char *stub_guest_handle_const_char;
 #define XEN_GUEST_HANDLE_PARAM(type) stub_guest_handle_##type
 
 /* Both return the number of bytes not copied, as Xen's do. */
@@ -17,5 +18,13 @@ unsigned long stub_copy_from_guest(void *to, const void *from, size_t n);
     stub_copy_to_guest(hnd, ptr, (nr) * sizeof(*(ptr)))
 #define copy_from_guest(ptr, hnd, nr) \
     stub_copy_from_guest(ptr, hnd, (nr) * sizeof(*(ptr)))
+
+/* What Xen's common/hypfs.c uses besides: offsets are in bytes (void). */
+#define copy_to_guest_offset(hnd, off, ptr, nr) \
+    stub_copy_to_guest((char *)(hnd) + (off), ptr, (nr) * sizeof(*(ptr)))
+#define guest_handle_add_offset(hnd, nr) \
+    ((void)((hnd) = (void *)((char *)(hnd) + (nr))))
+#define guest_handle_is_null(hnd) ((hnd) == NULL)
+#define guest_handle_const_cast(hnd, type) ((const type *)(hnd))
 
 #endif

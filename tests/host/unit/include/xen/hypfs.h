@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * HypFS as the tracer's hypfs.c sees it: Xen's node types, callbacks and
- * helpers (hypfs-stub.c), with the children of a directory in a sorted
- * singly linked list instead of Xen's list_head.  stub_hypfs_op()
- * (unit-stub.h) runs one operation the way Xen's do_hypfs_op() does.
+ * HypFS as the tracer's hypfs.c sees it, where Xen's own xen/hypfs.h and
+ * common/hypfs.c are not at hand (test-unit puts Xen's header before this
+ * one when they are): Xen's node types, callbacks and helpers
+ * (hypfs-stub.c), with the children of a directory in a sorted singly
+ * linked list instead of Xen's list_head.  stub_hypfs_op() (unit-stub.h)
+ * runs one operation the way Xen's do_hypfs_op() does.
  */
 #ifndef __XEN_HYPFS_H__
 #define __XEN_HYPFS_H__

@@ -23,6 +23,7 @@ void stub_assert_failed(const char *expr, const char *file, int line)
 } while ( 0 )
 #define BUG() stub_assert_failed("BUG", __FILE__, __LINE__)
 #define BUG_ON(p) do { if ( unlikely(p) ) BUG(); } while ( 0 )
+#define ASSERT_UNREACHABLE() ASSERT(!"unreachable")
 #define BUILD_BUG_ON(cond) ((void)sizeof(char[1 - 2 * !!(cond)]))
 
 #define ACCESS_ONCE(x) (*(volatile typeof(x) *)&(x))

@@ -6,4 +6,14 @@
 #define size_param(name, var)
 #define integer_param(name, var)
 
+/* For Xen's common/hypfs.c (its runtime parameters' write handler). */
+#define MAX_PARAM_SIZE 128
+#ifdef __XEN_HYPFS_H__
+struct param_hypfs {
+    struct hypfs_entry_leaf hypfs;
+    void (*init_leaf)(struct param_hypfs *par);
+    int (*func)(const char *);
+};
+#endif
+
 #endif

@@ -28,6 +28,7 @@ typedef int64_t s_time_t;
 #define BITS_TO_LONGS(bits) (((bits) + BITS_PER_LONG - 1) / BITS_PER_LONG)
 #define DECLARE_BITMAP(name, bits) unsigned long name[BITS_TO_LONGS(bits)]
 #define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+#define ROUNDUP(x, a) (((x) + (a) - 1) & ~((a) - 1))
 
 /* xen/compiler.h */
 #define cf_check
@@ -39,5 +40,6 @@ typedef int64_t s_time_t;
 #define likely(x)     __builtin_expect(!!(x), 1)
 #define unlikely(x)   __builtin_expect(!!(x), 0)
 #define barrier()     __asm__ __volatile__ ( "" ::: "memory" )
+#define alignof       _Alignof
 
 #endif

@@ -20,5 +20,6 @@ void xfree(void *p);
     ((type *)stub_xmalloc_array(sizeof(type), num, false))
 #define xzalloc_array(type, num) \
     ((type *)stub_xmalloc_array(sizeof(type), num, true))
+#define XFREE(p) do { xfree(p); (p) = NULL; } while ( 0 )
 
 #endif
