@@ -7,8 +7,12 @@
 #ifndef __ASM_SYSTEM_H__
 #define __ASM_SYSTEM_H__
 
+#include <xen/types.h>
+
 #include "return-stress.h"
 
+/* Here, unlike the shared xen/types.h's, a barrier is an NMI point. */
+#undef barrier
 #define barrier() do {                                  \
     __asm__ __volatile__ ( "" ::: "memory" );           \
     stub_nmi_point();                                   \

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Basic types.  Only freestanding C headers and a few glibc ones that do
- * not define names the Xen files use (no <limits.h>: function.c defines
- * its own LINE_MAX).
+ * Basic types, for every host harness (tests/host/include: the stub headers
+ * they share; each harness's own include directory comes first and holds
+ * what it models its own way: CPUs, clocks, barriers, allocation, locks).
+ * Only freestanding C headers and a few glibc ones that do not define
+ * names the Xen files use (no <limits.h>: function.c defines its own
+ * LINE_MAX).
  */
 #ifndef __XEN_TYPES_H__
 #define __XEN_TYPES_H__

@@ -1,2 +1,0 @@
-/* Host stub: ASSERT() and friends are in the stub xen/lib.h. */
-#include <xen/lib.h>

@@ -1,8 +1,0 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef __XEN_INIT_H__
-#define __XEN_INIT_H__
-
-#define __init
-#define __initdata
-
-#endif
