@@ -37,7 +37,7 @@ xen_cpus() {
         return
     fi
     _n=$(xenhypfs cat /tracing/trace | sed -n 's/.*#P:\([0-9]*\).*/\1/p' | head -n1)
-    [ -n "$_n" ] || fail "xen_cpus: neither per_cpu/ nor a '#P:' in trace's header"
+    [ -n "$_n" ] || { echo "xen_cpus: neither per_cpu/ nor a '#P:' in trace's header"; return 1; }
     echo "$_n"
 }
 

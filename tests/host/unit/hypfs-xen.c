@@ -18,13 +18,24 @@
 
 #include "unit-stub.h"
 
+/* hypfs-xen-probe.c: nothing locked, entered or allocated on cpu. */
+bool stub_hypfs_idle(unsigned int cpu);
+
 int stub_hypfs_op(bool write, const char *path, void *buf, unsigned long ulen)
 {
+    long rc;
+
     if ( current->hcall && current->hcall->paused )
         stub_anomaly("a hypercall from a vCPU paused by its continuation");
 
-    return do_hypfs_op(write ? XEN_HYPFS_OP_write_contents : XEN_HYPFS_OP_read,
-                       path, strlen(path) + 1, buf, ulen);
+    rc = do_hypfs_op(write ? XEN_HYPFS_OP_write_contents : XEN_HYPFS_OP_read,
+                     path, strlen(path) + 1, buf, ulen);
+    if ( !stub_hypfs_idle(smp_processor_id()) )
+        stub_anomaly("HypFS left locked, a node entered or dynamic data "
+                     "allocated after %s %s", write ? "writing" : "reading",
+                     path);
+
+    return rc;
 }
 
 int stub_hypfs_children(const char *path)

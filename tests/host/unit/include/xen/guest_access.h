@@ -19,9 +19,13 @@ unsigned long stub_copy_from_guest(void *to, const void *from, size_t n);
 #define copy_from_guest(ptr, hnd, nr) \
     stub_copy_from_guest(ptr, hnd, (nr) * sizeof(*(ptr)))
 
-/* What Xen's common/hypfs.c uses besides: offsets are in bytes (void). */
+/*
+ * What Xen's common/hypfs.c uses besides.  As Xen's, copy_to_guest_offset()
+ * counts the offset in elements of what it copies.
+ */
 #define copy_to_guest_offset(hnd, off, ptr, nr) \
-    stub_copy_to_guest((char *)(hnd) + (off), ptr, (nr) * sizeof(*(ptr)))
+    stub_copy_to_guest((char *)(hnd) + (off) * sizeof(*(ptr)), ptr, \
+                       (nr) * sizeof(*(ptr)))
 #define guest_handle_add_offset(hnd, nr) \
     ((void)((hnd) = (void *)((char *)(hnd) + (nr))))
 #define guest_handle_is_null(hnd) ((hnd) == NULL)

@@ -32,17 +32,17 @@ struct xen_hypfs_direntry {
     uint32_t max_write_len;
 };
 
+/* Xen's layout: entries are not aligned (the name starts at offset 14). */
 struct xen_hypfs_dirlistentry {
     struct xen_hypfs_direntry e;
-    uint32_t off_next;
+    uint16_t off_next;
     char name[];
 };
 
 #define DIRENTRY_NAME_OFF offsetof(struct xen_hypfs_dirlistentry, name)
 #define DIRENTRY_SIZE(name_len)                                         \
-    ((DIRENTRY_NAME_OFF + (name_len) + 1 +                              \
-      _Alignof(struct xen_hypfs_direntry) - 1) &                        \
-     ~(_Alignof(struct xen_hypfs_direntry) - 1))
+    (DIRENTRY_NAME_OFF +                                                \
+     ROUNDUP((name_len) + 1, _Alignof(struct xen_hypfs_direntry)))
 
 struct hypfs_entry_leaf;
 struct hypfs_entry_dir;
