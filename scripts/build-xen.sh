@@ -82,6 +82,17 @@ if [ "$CLANG" = 1 ]; then
 else
     grep -qx 'CONFIG_CC_IS_GCC=y' "$tree/xen/.config" || die "Kconfig did not see gcc (a clang tree? use CLANG=1)"
 fi
+# With IBT, a function reached indirectly must be cf_check (ENDBR64), or the call is a #CP that
+# panics a host with IBT; no emulator here has IBT, so the objects are checked instead.
+if [ "$arch" = x86_64 ] && grep -qx 'CONFIG_XEN_IBT=y' "$tree/xen/.config" &&
+    compgen -G "$tree/xen/common/dyntrace/*.o" >/dev/null; then
+    objs=()
+    for o in "$tree"/xen/common/dyntrace/*.o "$tree"/xen/arch/x86/dyntrace*.o; do
+        case "$o" in */built_in.o) ;; *) objs+=("$o") ;; esac
+    done
+    "$REPO_ROOT/scripts/lib/check-endbr.py" "${objs[@]}" >&2 ||
+        die "functions reached indirectly without cf_check: IBT would stop the host (above)"
+fi
 cp "$tree/xen/xen" "$tree/xen/xen-syms" "$tree/xen/.config" "$out/"
 if [ "$baseline" = 1 ]; then
     echo "$out"

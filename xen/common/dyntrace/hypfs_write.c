@@ -139,7 +139,7 @@ int cf_check dt_fs_tracer_write(struct hypfs_entry_leaf *leaf,
 }
 
 /* Sites a notrace set may name: any (it only takes sites away). */
-static bool any_site(unsigned int i)
+static bool cf_check any_site(unsigned int i)
 {
     return true;
 }

@@ -73,7 +73,7 @@ static struct {
     s_time_t start;             /* when the first attempt began */
 } req;
 
-bool dt_site_usable(unsigned int i)
+bool cf_check dt_site_usable(unsigned int i)
 {
     return test_bit(i, dt_sites_traced()) ||
            arch_dyntrace_site_is_clean(dt_site_addr(i));

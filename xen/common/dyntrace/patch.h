@@ -16,16 +16,16 @@
 int dt_state_init(void);
 
 /* May site i be traced (traced already, or holding the untraced bytes)? */
-bool dt_site_usable(unsigned int i);
+bool cf_check dt_site_usable(unsigned int i);
 
 /* The committed tracer (it may change as soon as this returns). */
 struct dyntrace_tracer *dt_state_tracer(void);
 /* Owned copies of the committed tracer's name / filter text. */
-int dt_state_tracer_name(struct dyntrace_text *t);
-int dt_state_filter_text(struct dyntrace_text *t);
-int dt_state_notrace_text(struct dyntrace_text *t);
+int cf_check dt_state_tracer_name(struct dyntrace_text *t);
+int cf_check dt_state_filter_text(struct dyntrace_text *t);
+int cf_check dt_state_notrace_text(struct dyntrace_text *t);
 #ifdef DYNTRACE_WITH_GRAPH
-int dt_state_graph_text(struct dyntrace_text *t);
+int cf_check dt_state_graph_text(struct dyntrace_text *t);
 #endif
 
 /* The sets of functions a tracer that uses the filter traces from. */

@@ -69,7 +69,7 @@ static int copy_text(const char *s, struct dyntrace_text *t)
     return 0;
 }
 
-int dt_state_tracer_name(struct dyntrace_text *t)
+int cf_check dt_state_tracer_name(struct dyntrace_text *t)
 {
     int rc;
 
@@ -124,18 +124,18 @@ static int set_text(enum dt_set which, struct dyntrace_text *t)
 }
 #endif
 
-int dt_state_filter_text(struct dyntrace_text *t)
+int cf_check dt_state_filter_text(struct dyntrace_text *t)
 {
     return set_text(DT_FILTER, t);
 }
 
-int dt_state_notrace_text(struct dyntrace_text *t)
+int cf_check dt_state_notrace_text(struct dyntrace_text *t)
 {
     return set_text(DT_NOTRACE, t);
 }
 
 #ifdef DYNTRACE_WITH_GRAPH
-int dt_state_graph_text(struct dyntrace_text *t)
+int cf_check dt_state_graph_text(struct dyntrace_text *t)
 {
     return set_text(DT_GRAPH, t);
 }
