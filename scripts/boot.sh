@@ -8,7 +8,9 @@
 # XEN_IMAGE (the hypervisor to boot instead of BUILD_DIR/ARCH/out/xen), STRESS_SECONDS (how long
 # the dom0 stress tests run), GRAPH_SECONDS (stress/02's function_graph run), CONCURRENCY_SECONDS
 # (concurrency/01's readers and clearer, concurrency/05's resizes), RECORD_SECONDS (record/01's
-# capture), FUZZ_SECONDS and FUZZ_SEED (the HypFS fuzz test's duration and seed).
+# capture), FUZZ_SECONDS and FUZZ_SEED (the HypFS fuzz test's duration and seed), EMULATOR
+# (qemu, the default, or bochs: x86_64 only, one CPU with CET, Xen's shadow stacks and IBT on;
+# booted by GRUB from an ISO, as bochs boots no multiboot kernel itself).
 #
 # The verdict comes from markers in the serial log, never from QEMU's exit status:
 #   0  the suite ran to its end marker      2  Xen or dom0 crashed (log tail shown)
@@ -61,19 +63,75 @@ esac
 qemu+=(-smp "$smp" -display none -no-reboot)
 [ "${ICOUNT:-0}" = 1 ] && qemu+=(-icount shift=0,sleep=off)
 
+
 if [ "$suite" = shell ]; then
     log "booting $arch with an interactive dom0 shell ('poweroff -f' in dom0, or Ctrl-a x, ends it)"
     exec "${qemu[@]}" -serial mon:stdio
 fi
 qemu+=(-monitor none -serial stdio)
 
+if [ "${EMULATOR:-qemu}" = bochs ]; then
+    # bochs 2.7's "tigerlake" is its one CPU model with CET (shadow stacks and IBT), which Xen
+    # turns on for itself (cet=shstk: Xen would not, by default, on a CPU it sees virtualised).
+    # One CPU: bochs runs on one host thread. GRUB loads Xen by multiboot from an ISO (bochs
+    # loads no kernel itself; GRUB's multiboot2 path faulted there).
+    [ "$arch" = x86_64 ] || die "EMULATOR=bochs: x86_64 only"
+    [ "$suite" != shell ] || die "EMULATOR=bochs: no interactive shell"
+    iso_dir=$dir/bochs-$suite
+    rm -rf "$iso_dir"
+    mkdir -p "$iso_dir/iso/boot/grub"
+    cp "$xen" "$iso_dir/iso/boot/xen"
+    cp "$kernel" "$iso_dir/iso/boot/vmlinuz"
+    cp "$initrd" "$iso_dir/iso/boot/initrd"
+    # conring_size: the tests read Xen's boot messages with xl dmesg; nmi=dom0: an NMI of
+    # unknown reason (tests/dom0/cet/06-nmi.sh) goes to dom0, as in a debug build.
+    cat >"$iso_dir/iso/boot/grub/grub.cfg" <<EOF
+set timeout=0
+set default=0
+serial --unit=0 --speed=115200
+terminal_input serial
+terminal_output serial
+menuentry "xen" {
+  multiboot /boot/xen console=com1 com1=115200 loglvl=all guest_loglvl=all noreboot dom0_mem=512M,max:512M dom0_max_vcpus=1 cet=shstk bootscrub=0 ucode=no conring_size=1M nmi=dom0 ${XEN_ARGS:-}
+  module /boot/vmlinuz earlyprintk=xen $dom0_args
+  module /boot/initrd
+}
+EOF
+    grub-mkrescue -o "$iso_dir/xen.iso" "$iso_dir/iso" >"$iso_dir/mkrescue.log" 2>&1 ||
+        { cat "$iso_dir/mkrescue.log" >&2; die "grub-mkrescue failed"; }
+    # clock sync=none: guest time follows the instructions run (ips), whatever the host's load.
+    # rfb: the one display Debian's bochs has built in that needs no terminal (nothing connects).
+    cat >"$iso_dir/bochsrc" <<EOF
+memory: guest=1536, host=1536
+cpu: model=tigerlake, count=1, ips=200000000, reset_on_triple_fault=0
+romimage: file=/usr/share/bochs/BIOS-bochs-latest
+vgaromimage: file=/usr/share/vgabios/vgabios.bin
+ata0-master: type=cdrom, path=$iso_dir/xen.iso, status=inserted
+boot: cdrom
+com1: enabled=1, mode=file, dev=$log_file
+display_library: rfb, options="timeout=0"
+log: $iso_dir/bochs.log
+clock: sync=none, time0=local
+mouse: enabled=0
+EOF
+    # bochs is built with its debugger: "c" continues from its first prompt.
+    echo c >"$iso_dir/cmds"
+    qemu=(bochs -q -f "$iso_dir/bochsrc" -rc "$iso_dir/cmds")
+    smp=1 vcpus=1
+fi
+
 # Patterns that mean the machine is lost.
 crash_re='Panic on CPU|Kernel panic|FATAL TRAP|Xen BUG at|Assertion .* failed at|Xen call trace|Manual reset required|Reboot in five seconds|BUG: kernel NULL|Oops:'
 end_marker="DYNTRACE: suite $suite end"
 
 : >"$log_file"
-log "booting $arch (smp=$smp, dom0 vcpus=$vcpus${ICOUNT:+, icount}) suite=$suite, log $log_file"
-timeout --kill-after=10 "$timeout" "${qemu[@]}" </dev/null >"$log_file" 2>&1 &
+log "booting $arch under ${EMULATOR:-qemu} (smp=$smp, dom0 vcpus=$vcpus${ICOUNT:+, icount}) suite=$suite, log $log_file"
+if [ "${EMULATOR:-qemu}" = bochs ]; then
+    # bochs writes the serial port to the log itself; its own output goes beside it.
+    timeout --kill-after=10 "$timeout" "${qemu[@]}" </dev/null >"$iso_dir/bochs.out" 2>&1 &
+else
+    timeout --kill-after=10 "$timeout" "${qemu[@]}" </dev/null >"$log_file" 2>&1 &
+fi
 qpid=$!
 verdict=3
 start=$SECONDS

@@ -25,6 +25,9 @@ packages=(
     # The fuzzer of the capture reader (tests/host/test-capture-fuzz): clang's libFuzzer and
     # sanitizer runtimes (-fsanitize=fuzzer,address,undefined).
     libclang-rt-14-dev
+    # The CET boots (EMULATOR=bochs, scripts/boot.sh): bochs 2.7's CPU has shadow stacks and
+    # IBT; GRUB, from an ISO, loads Xen there.
+    bochs bochsbios vgabios grub-common grub-pc-bin xorriso mtools
 )
 # npm comes with some nodejs packages and apart in Debian's.
 command -v npm >/dev/null 2>&1 || packages+=(npm)

@@ -158,7 +158,13 @@ FUNC(dyntrace_fast_graph_entry)
         mov     %rdx, DT_RET_ENTRY_func(%rdi)
         movl    $DT_ASM_RET_GRAPH, DT_RET_ENTRY_owners(%rdi)
         lea     dyntrace_return_trampoline(%rip), %rdx
+#ifdef CONFIG_XEN_SHSTK
+        /* With shadow stacks, on both (R10): the entry's func is filled. */
+        ALTERNATIVE "mov %rdx, (%rax)", "call dyntrace_graph_shstk_divert", \
+                    X86_FEATURE_XEN_SHSTK
+#else
         mov     %rdx, (%rax)                    /* the return diverted */
+#endif
         mov     %r9, DT_RET_ENTRY_ctx(%rdi)     /* G1: its record pending */
         movl    $0, DT_RET_ENTRY_cookie(%rdi)
         lfence                                  /* arch_dyntrace_stamp() */
@@ -308,3 +314,22 @@ FUNC(dyntrace_fast_graph_return)
         lea     RET_FRAME(%rsp), %rdi
         jmp     dyntrace_graph_return_cold
 END(dyntrace_fast_graph_return)
+#ifdef CONFIG_XEN_SHSTK
+
+/*
+ * The fast entry's divert with shadow stacks: %rax the slot, %rdi the
+ * entry (its func filled); every register kept but the flags.  Its result
+ * is not needed: called from the fast entry, which the trampoline called
+ * from the site, the shadow copy is three words up and always found.
+ */
+FUNC(dyntrace_graph_shstk_divert)
+        push    %rax
+        SAVE_SCRATCH
+        mov     DT_RET_ENTRY_func(%rdi), %rsi
+        mov     %rax, %rdi
+        call    arch_dyntrace_shstk_divert
+        RESTORE_SCRATCH
+        pop     %rax
+        RET
+END(dyntrace_graph_shstk_divert)
+#endif

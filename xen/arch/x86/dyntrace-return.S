@@ -15,9 +15,9 @@
  * by PUSH and RET.  %rcx and the other call-clobbered registers are
  * dead once a function has returned.  The slot's address is 8 mod 16 (a
  * CALL pushed it on a 16-byte aligned stack), so after the two pushes %rsp
- * is aligned for the call.  Only without shadow stacks
- * (arch_dyntrace_return_usable()): the RET would not match the shadow
- * stack's copy.
+ * is aligned for the call.  With CET shadow stacks it leaves by a CALL
+ * instead (dyntrace_return_shstk), so that the RET matches the shadow stack's
+ * copy.
  *
  * While a tracer with a fast return of its own runs alone, the call is
  * rewritten, in the livepatch rendezvous, to call that instead
@@ -27,6 +27,28 @@
 #define RETURN_SAVED    16      /* %rax and %rdx, below the popped slot */
 
         .text
+#ifdef CONFIG_XEN_SHSTK
+/*
+ * The return trampoline's end with shadow stacks (R10), %rcx where to
+ * return: the traced function's RET took the trampoline's address from
+ * both stacks, and the caller's address is on neither now.  A CALL pushes
+ * a word on both, which is then made that address on both (WRSS: Xen
+ * enables it with shadow stacks), so that the RET finds them equal.  Not
+ * "call 1f; 1:": a CALL with a displacement of 0 (the idiom that reads
+ * RIP) pushes nothing on the shadow stack.  %r11 is dead once a function
+ * has returned.  Before the trampoline: its
+ * ALTERNATIVE's JMP must know its target's section to be assembled.
+ */
+FUNC(dyntrace_return_shstk)
+        call    1f
+        int3                    /* not reached */
+1:      mov     %rcx, (%rsp)
+        rdsspq  %r11
+        wrssq   %rcx, (%r11)
+        RET
+END(dyntrace_return_shstk)
+#endif
+
 FUNC(dyntrace_return_trampoline)
         push    %rax
         push    %rdx
@@ -41,6 +63,9 @@ dyntrace_return_call:
         mov     %rax, %rcx              /* the original return address */
         pop     %rdx
         pop     %rax
+#ifdef CONFIG_XEN_SHSTK
+        ALTERNATIVE "", "jmp dyntrace_return_shstk", X86_FEATURE_XEN_SHSTK
+#endif
         push    %rcx
         RET
 END(dyntrace_return_trampoline)
@@ -56,3 +81,16 @@ FUNC(dyntrace_drop_gone_thunk)
         RESTORE_SCRATCH
         RET
 END(dyntrace_drop_gone_thunk)
+#ifdef CONFIG_XEN_SHSTK
+
+/*
+ * %al = arch_dyntrace_shstk_divert(ret, site) for the fast entries, which
+ * must find every other register as it was (arch_dyntrace_divert()).
+ */
+FUNC(dyntrace_shstk_divert_thunk)
+        SAVE_SCRATCH
+        call    arch_dyntrace_shstk_divert
+        RESTORE_SCRATCH
+        RET
+END(dyntrace_shstk_divert_thunk)
+#endif

@@ -22,6 +22,7 @@
 #include <asm/cpufeature.h>
 #include <asm/flushtlb.h>
 #include <asm/setup.h>
+#include <asm/shstk.h>
 
 #define SITE_SIZE DYNTRACE_SITE_SIZE
 
@@ -209,19 +210,100 @@ void __init arch_dyntrace_init_sites(const unsigned long *sites,
 
 #ifdef DYNTRACE_WITH_RETURN
 /*
- * A diverted return (common/dyntrace/return.c) rewrites a return address on
- * the stack, and RET compares it with the shadow stack's copy: with CET
- * shadow stacks that would be a #CP.  Rewriting the shadow stack's copy too
- * would need WRSS on every hooked entry; refusing is the safe first step.
+ * Returns can be hooked with or without CET shadow stacks: with them, a
+ * return is diverted on both stacks (R10, below).
  */
 int arch_dyntrace_return_usable(const char **why)
 {
-    if ( cpu_has_xen_shstk )
-    {
-        *why = "CET shadow stacks are in use (boot Xen with cet=no-shstk)";
-        return -EOPNOTSUPP;
-    }
-
     return 0;
 }
+
+#ifdef CONFIG_XEN_SHSTK
+/*
+ * How many words above SSP the shadow copy of a hooked return may be: the
+ * calls from the site to here (trampoline, dispatcher, callback, thunk)
+ * are fewer than half as many.
+ */
+#define SHSTK_SCAN 16
+
+/*
+ * A supervisor shadow stack token (the top of each of Xen's shadow stacks)
+ * is its own linear address, with bit 0 the busy flag.
+ */
+static bool is_shstk_token(const unsigned long *s)
+{
+    return (*s & ~1UL) == (unsigned long)s;
+}
+
+/*
+ * R10: divert the return waiting at ret on both stacks.  The traced
+ * function's caller's CALL pushed that address on both; the site's CALL
+ * then pushed site + DYNTRACE_RET_TO_SITE on both, the word just below it
+ * on the shadow stack.  From there down to SSP the shadow stack holds only
+ * the return addresses of the calls that led here: an interrupt's frame
+ * and token are gone once its handler returned, and NMI/MCE run on shadow
+ * stacks of their own (their IST ones), where the same holds.  So the copy
+ * is the word above the first site + DYNTRACE_RET_TO_SITE found up from
+ * SSP, and must equal *ret.  A recursive call of the same function is
+ * further up: the first found is this call's.  Not found (never seen):
+ * nothing is changed, and the return is not hooked.
+ */
+bool arch_dyntrace_shstk_divert(unsigned long *ret, unsigned long site)
+{
+    const unsigned long tramp = (unsigned long)dyntrace_return_trampoline;
+    unsigned long *s = (unsigned long *)rdssp();
+    unsigned int i;
+
+    if ( (unsigned long)s == SSP_NO_SHSTK )
+    {
+        *ret = tramp;
+        return true;
+    }
+
+    for ( i = 0; i < SHSTK_SCAN && !is_shstk_token(&s[i]); i++ )
+    {
+        if ( s[i] != site + DYNTRACE_RET_TO_SITE )
+            continue;
+        if ( is_shstk_token(&s[i + 1]) || s[i + 1] != *ret )
+            break;
+        wrss(tramp, &s[i + 1]);
+        *ret = tramp;
+
+        return true;
+    }
+
+    return false;
+}
+
+/*
+ * R9 with R10: each diverted return still live on this stack has one
+ * shadow copy holding the return trampoline, in the same order as the
+ * slots (frames are pushed on both stacks together); nothing else there
+ * holds that address (the return trampoline's own CALL pushes another).
+ * So the slots, given top down, take those copies in order up from SSP,
+ * a tail call's two entries (R5: the same slot, given one after the
+ * other) the same one.
+ */
+void arch_dyntrace_shstk_undivert(unsigned long *slot, unsigned long ret,
+                                  struct dt_shstk_cursor *c)
+{
+    const unsigned long tramp = (unsigned long)dyntrace_return_trampoline;
+    unsigned long *s;
+
+    if ( slot != c->slot && !c->lost )
+    {
+        s = c->shadow ? c->shadow + 1 : (unsigned long *)rdssp();
+        if ( (unsigned long)s == SSP_NO_SHSTK )
+            s = NULL;
+        while ( s && *s != tramp )
+            s = is_shstk_token(s) ? NULL : s + 1;
+        c->slot = slot;
+        c->shadow = s;
+        c->lost = !s;
+    }
+    if ( c->shadow && !c->lost )
+        wrss(ret, c->shadow);
+    *slot = ret;
+}
+#endif /* CONFIG_XEN_SHSTK */
 #endif

@@ -168,6 +168,9 @@ void dyntrace_stack_unhook(void)
 {
     struct dt_ret_stack *st = dt_ret_stack(smp_processor_id());
     unsigned long flags;
+#ifdef ARCH_DYNTRACE_SHADOW_STACK
+    struct dt_shstk_cursor cursor = {};
+#endif
 
     ASSERT(!arch_dyntrace_in_nmi());
 
@@ -180,7 +183,11 @@ void dyntrace_stack_unhook(void)
         /* A frame below this one is gone (R2): its memory may be ours. */
         if ( e->frame > (unsigned long)&flags &&
              *slot == (unsigned long)dyntrace_return_trampoline )
+#ifdef ARCH_DYNTRACE_SHADOW_STACK
+            arch_dyntrace_shstk_undivert(slot, e->ret, &cursor);
+#else
             *slot = e->ret;
+#endif
         abandon(st, st->depth);
     }
     local_irq_restore(flags);

@@ -97,8 +97,9 @@ static always_inline unsigned int dt_ret_live_depth(struct dt_ret_stack *st,
  * the caller fills calltime, ctx and cookie once it returns, before the
  * function it hooks returns.  *depth: the call's depth (1: no other hooked
  * call under way).  NULL, with the stack left at its live depth: not
- * hooked, max_depth (0: none) reached or the stack full (counted).  fast:
- * as for dt_ret_live_depth().
+ * hooked, max_depth (0: none) reached, or the stack full or (R10) no
+ * shadow stack copy found (both counted).  fast: as for
+ * dt_ret_live_depth().
  */
 static always_inline struct dt_ret_entry *
 dt_ret_push_entry(struct dt_ret_stack *st, unsigned long *ret,
@@ -126,7 +127,19 @@ dt_ret_push_entry(struct dt_ret_stack *st, unsigned long *ret,
     e->ret = *ret;
     e->func = func;
     e->owners = owners;
+#ifdef ARCH_DYNTRACE_SHADOW_STACK
+    /* R10: on both stacks, or not at all (counted as no room). */
+    if ( unlikely(!arch_dyntrace_divert(
+                      ret, func, (unsigned long)dyntrace_return_trampoline,
+                      fast)) )
+    {
+        atomic_inc(&dt_ret_overflows);
+        st->depth = d;
+        return NULL;
+    }
+#else
     *ret = (unsigned long)dyntrace_return_trampoline;
+#endif
     *depth = d + 1;
 
     return e;

@@ -88,6 +88,8 @@
 
 #include <xen/smp.h>
 #include <xen/time.h>
+#include <asm/alternative.h>
+#include <asm/cpufeature.h>
 #include <asm/hardirq.h>
 #include <asm/msr.h>
 
@@ -209,6 +211,63 @@ static inline bool arch_dyntrace_ret_frame_is(unsigned long frame,
 {
     return frame == (unsigned long)slot;
 }
+
+#ifdef CONFIG_XEN_SHSTK
+/*
+ * With CET shadow stacks (Xen's own: cet=shstk, the default where the CPU
+ * has them) every RET compares the address it pops with the shadow stack's
+ * copy, and a mismatch is a #CP.  So a return is diverted on both stacks
+ * (R10, docs/designs/dyntrace-return.md): arch_dyntrace_shstk_divert()
+ * finds the shadow copy of the address at ret and rewrites it with WRSS,
+ * which Xen enables with shadow stacks; the return trampoline leaves by a
+ * CALL whose pushed address it rewrites on both (dyntrace-return.S).
+ */
+#define ARCH_DYNTRACE_SHADOW_STACK 1
+
+bool arch_dyntrace_shstk_divert(unsigned long *ret, unsigned long site);
+
+/*
+ * Divert the return waiting at ret (whose traced function's site is site)
+ * to tramp, the return trampoline; false if it could not be done (nothing
+ * changed).  Without shadow stacks the alternative is not applied: one NOP
+ * more than the plain store.  fast: from a fast entry
+ * (ARCH_DYNTRACE_FAST_ENTRY), which calls C only through a thunk.
+ */
+static always_inline bool arch_dyntrace_divert(unsigned long *ret,
+                                               unsigned long site,
+                                               unsigned long tramp, bool fast)
+{
+    bool done;
+
+    asm goto ( ALTERNATIVE("", "jmp %l[shstk]", X86_FEATURE_XEN_SHSTK)
+               :::: shstk );
+    *ret = tramp;
+
+    return true;
+
+ shstk:
+    if ( fast )
+        asm volatile ( "call dyntrace_shstk_divert_thunk"
+                       : "=a" (done) : "D" (ret), "S" (site) : "memory" );
+    else
+        done = arch_dyntrace_shstk_divert(ret, site);
+
+    return done;
+}
+
+/*
+ * dyntrace_stack_unhook() (R9): give ret back to slot on both stacks.  The
+ * slots come top down; the cursor, zeroed before the first, keeps where
+ * the last one's shadow copy was (a tail call's two entries, R5, share
+ * one).
+ */
+struct dt_shstk_cursor {
+    unsigned long *slot, *shadow;
+    bool lost;                  /* a copy not found: write no more */
+};
+void arch_dyntrace_shstk_undivert(unsigned long *slot, unsigned long ret,
+                                  struct dt_shstk_cursor *c);
+#endif /* CONFIG_XEN_SHSTK */
 #endif
 
 /*

@@ -1,0 +1,17 @@
+# The negative control of the cet suite (scripts/boot.sh, EMULATOR=bochs): the xen_dyntrace_noshstk
+# payload makes arch_dyntrace_shstk_divert() divert a return on the stack alone, as before shadow
+# stacks were handled.  The first hooked return must then be a #CP, which Xen reports by a
+# panic: the host side (tests/run-dom0-suite.sh) passes this suite only on "CONTROL-FLOW
+# PROTECTION FAULT: #CP[0001] near ret" after the marker below.  It shows that the cet suite runs
+# where shadow stacks are enforced, and that it would catch a divert that forgot the shadow copy.
+. /opt/dyntrace/tests/lib.sh
+needs_series 3 function_graph
+reset_tracing
+run $LP upload xen_dyntrace_noshstk $payload_dir/xen_dyntrace_noshstk.livepatch
+run livepatch_retry apply xen_dyntrace_noshstk
+run xenhypfs write $T/set_function_filter do_xen_version
+run xenhypfs write $T/current_tracer function_graph
+run xenhypfs write $T/tracing_on 1
+echo "DYNTRACE: a #CP is due"
+cat /sys/hypervisor/version/extra
+fail "a return diverted on the stack alone came back without a #CP"
