@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # build-xen.sh ARCH: prepare the tree, configure it (defconfig + config/*.config fragments) and
 # build the hypervisor and Xen's livepatch test payloads. Results go to BUILD_DIR/ARCH/out/.
+# 4.20 built with gcc starts from Debian 13's own configuration of its hypervisor package instead
+# of defconfig (scripts/fetch-debian-xen-config.sh), with config/debian-4.20.config in place of
+# config/common.config; DEFCONFIG=1 builds it from defconfig as the other bases.
 # CLANG=1 builds both with clang (Xen's clang=y; x86_64 only), by default into build/BASE-clang/.
 #
 # BASELINE=1 builds the pristine tree instead (the prepared tree's first commit, without our files
@@ -48,16 +51,34 @@ jobs=${JOBS:-$(nproc)}
 # Configuration: regenerate into a scratch file; install it only when it differs, so an
 # unchanged configuration triggers no rebuild.
 mkdir -p "$cfgdir"
-fragments=("$REPO_ROOT/config/common.config")
+# The starting point: Debian 13's configuration for 4.20 (the Xen people run), else defconfig.
+debian_config=
+if [ "$XEN_BASE" = 4.20 ] && [ "$CLANG" = 0 ] && [ "${DEFCONFIG:-0}" != 1 ]; then
+    debian_config=$("$REPO_ROOT/scripts/fetch-debian-xen-config.sh" "$arch")
+    fragments=("$REPO_ROOT/config/debian-4.20.config")
+else
+    fragments=("$REPO_ROOT/config/common.config")
+fi
 [ "$baseline" = 1 ] || fragments+=("$REPO_ROOT/config/$arch.config")
 for f in ${CONFIG_FRAGMENTS:-}; do fragments+=("$f"); done
-# The compiler is part of the configuration (Kconfig probes it: CC_IS_CLANG, CC_HAS_*).
-{ echo "# compiler: $([ "$CLANG" = 1 ] && echo clang || echo gcc)"; cat "${fragments[@]}"; } \
-    >"$cfgdir/fragments.new"
+# The compiler is part of the configuration (Kconfig probes it: CC_IS_CLANG, CC_HAS_*), and so is
+# the starting point.
+from=defconfig
+[ -z "$debian_config" ] || from="$(basename "$debian_config") $(sha256sum <"$debian_config" | cut -c1-16)"
+{
+    echo "# compiler: $([ "$CLANG" = 1 ] && echo clang || echo gcc)"
+    echo "# from: $from"
+    cat "${fragments[@]}"
+} >"$cfgdir/fragments.new"
 if [ ! -f "$tree/xen/.config" ] || ! cmp -s "$cfgdir/fragments.new" "$cfgdir/fragments"; then
-    log "configuring $arch"
+    log "configuring $arch from $from"
     [ -f "$tree/xen/.config" ] && cp "$tree/xen/.config" "$cfgdir/config.old"
-    make -s "${makeargs[@]}" KCONFIG_CONFIG="$cfgdir/config.new" defconfig >/dev/null
+    if [ -n "$debian_config" ]; then
+        cp "$debian_config" "$cfgdir/config.new"
+        make -s "${makeargs[@]}" KCONFIG_CONFIG="$cfgdir/config.new" olddefconfig >/dev/null
+    else
+        make -s "${makeargs[@]}" KCONFIG_CONFIG="$cfgdir/config.new" defconfig >/dev/null
+    fi
     cat "$cfgdir/fragments.new" >>"$cfgdir/config.new"
     make -s "${makeargs[@]}" KCONFIG_CONFIG="$cfgdir/config.new" olddefconfig >/dev/null
     # Every fragment line must have survived (a dependency may silently drop a symbol).

@@ -45,7 +45,7 @@ done
 if [ "$suite" = cet-control ]; then
     # The negative control passes only by the #CP its test announces, which Xen reports by a
     # panic (tests/dom0/cet-control/).
-    cp_line=$(sed -n '/^DYNTRACE: a #CP is due/,$p' "$log_file" | grep -m1 'CONTROL-FLOW PROTECTION FAULT: #CP' || true)
+    cp_line=$(sed -n '/DYNTRACE: a #CP is due/,$p' "$log_file" | grep -m1 'CONTROL-FLOW PROTECTION FAULT: #CP' || true)
     if [ "$verdict" = 2 ] && [ -n "$cp_line" ]; then
         echo "ok 1 - $XEN_VARIANT/$arch/cet-control/01-cp-without-shadow-copy: ${cp_line#*) }"
     else

@@ -11,7 +11,13 @@ run $LP upload xen_dyntrace_noshstk $payload_dir/xen_dyntrace_noshstk.livepatch
 run livepatch_retry apply xen_dyntrace_noshstk
 run xenhypfs write $T/set_function_filter do_xen_version
 run xenhypfs write $T/current_tracer function_graph
-run xenhypfs write $T/tracing_on 1
-echo "DYNTRACE: a #CP is due"
+# Through the kernel's log, which dom0 writes to Xen's console at once (a tty's write may still
+# wait in dom0 when Xen panics; the test's own output is shown only once it ends, which it must
+# not).
+# Before tracing starts: the first call of do_xen_version, whoever makes it, is due to end in
+# the #CP.
+echo "DYNTRACE: a #CP is due" >/dev/kmsg
+sleep 1
+xenhypfs write $T/tracing_on 1
 cat /sys/hypervisor/version/extra
 fail "a return diverted on the stack alone came back without a #CP"

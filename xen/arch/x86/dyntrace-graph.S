@@ -51,6 +51,15 @@
 #define ENT_BODY        (ENT_FLAGS + 16)
 #define ENT_SLOT        (ENT_BODY + 8)
 
+/*
+ * The return diverted (%rax the slot, %rdx the return trampoline), and the
+ * entry's (%rdi) cookie stored.
+ */
+.macro DIVERT_AND_COOKIE
+        mov     %rdx, (%rax)
+        movl    $0, DT_RET_ENTRY_cookie(%rdi)
+.endm
+
 /* Undo the entry's saves: every register and the flags as they were. */
 .macro ENT_RESTORE
         RESTORE_ENTRY_REGS
@@ -158,15 +167,18 @@ FUNC(dyntrace_fast_graph_entry)
         mov     %rdx, DT_RET_ENTRY_func(%rdi)
         movl    $DT_ASM_RET_GRAPH, DT_RET_ENTRY_owners(%rdi)
         lea     dyntrace_return_trampoline(%rip), %rdx
+        mov     %r9, DT_RET_ENTRY_ctx(%rdi)     /* G1: its record pending */
 #ifdef CONFIG_XEN_SHSTK
-        /* With shadow stacks, on both (R10): the entry's func is filled. */
-        ALTERNATIVE "mov %rdx, (%rax)", "call dyntrace_graph_shstk_divert", \
+        /*
+         * With shadow stacks, on both stacks (R10), in a thunk that also
+         * stores the cookie: the original is the longer, so that without
+         * them not one instruction is added.
+         */
+        ALTERNATIVE DIVERT_AND_COOKIE, "call dyntrace_graph_shstk_divert", \
                     X86_FEATURE_XEN_SHSTK
 #else
-        mov     %rdx, (%rax)                    /* the return diverted */
+        DIVERT_AND_COOKIE
 #endif
-        mov     %r9, DT_RET_ENTRY_ctx(%rdi)     /* G1: its record pending */
-        movl    $0, DT_RET_ENTRY_cookie(%rdi)
         lfence                                  /* arch_dyntrace_stamp() */
         rdtsc
         shl     $32, %rdx
@@ -317,18 +329,29 @@ END(dyntrace_fast_graph_return)
 #ifdef CONFIG_XEN_SHSTK
 
 /*
- * The fast entry's divert with shadow stacks: %rax the slot, %rdi the
- * entry (its func filled); every register kept but the flags.  Its result
- * is not needed: called from the fast entry, which the trampoline called
- * from the site, the shadow copy is three words up and always found.
+ * The fast entry's DIVERT_AND_COOKIE with shadow stacks: %rax the slot,
+ * %rdi the entry (its func filled); every register kept but the flags.
+ * Not diverted (a function entered by a JMP: arch_dyntrace_shstk_divert()),
+ * the entry is given up again, as dt_ret_push_entry() does: the call is not
+ * hooked, and is counted.  The fast entry's later stores go to the slot
+ * given up, which no one else uses then (IRQs are off; an NMI that pushed
+ * there has popped before we go on).
  */
 FUNC(dyntrace_graph_shstk_divert)
+        movl    $0, DT_RET_ENTRY_cookie(%rdi)
         push    %rax
         SAVE_SCRATCH
         mov     DT_RET_ENTRY_func(%rdi), %rsi
         mov     %rax, %rdi
         call    arch_dyntrace_shstk_divert
-        RESTORE_SCRATCH
+        test    %al, %al
+        jnz     1f
+        GET_STACK_END(ax)
+        mov     STACK_CPUINFO_FIELD(per_cpu_offset)(%rax), %rax
+        lea     per_cpu__dt_ret_stacks(%rip), %rcx
+        decl    DT_RET_STACK_depth(%rax, %rcx)
+        lock incl dt_ret_overflows(%rip)
+1:      RESTORE_SCRATCH
         pop     %rax
         RET
 END(dyntrace_graph_shstk_divert)

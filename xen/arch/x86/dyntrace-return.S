@@ -29,23 +29,33 @@
         .text
 #ifdef CONFIG_XEN_SHSTK
 /*
- * The return trampoline's end with shadow stacks (R10), %rcx where to
- * return: the traced function's RET took the trampoline's address from
- * both stacks, and the caller's address is on neither now.  A CALL pushes
- * a word on both, which is then made that address on both (WRSS: Xen
- * enables it with shadow stacks), so that the RET finds them equal.  Not
- * "call 1f; 1:": a CALL with a displacement of 0 (the idiom that reads
- * RIP) pushes nothing on the shadow stack.  %r11 is dead once a function
- * has returned.  Before the trampoline: its
- * ALTERNATIVE's JMP must know its target's section to be assembled.
+ * The return trampoline's end with shadow stacks (R10): %rax where to
+ * return, the function's %rdx and %rax still pushed.  The traced
+ * function's RET took the trampoline's address from both stacks, and the
+ * caller's address is on neither now.  A CALL pushes a word on both, which
+ * is then made that address on both (WRSS: Xen enables it with shadow
+ * stacks), so that the RET finds them equal.  Not "call 1f; 1:": a CALL
+ * with a displacement of 0 (the idiom that reads RIP) pushes nothing on
+ * the shadow stack.  %rcx and %r11 are dead once a function has returned.
+ * A CPU that has its shadow stacks off while Xen uses them (S3 resume and
+ * tboot's shutdown run traced code with CET off) diverted the stack's copy
+ * alone (arch_dyntrace_shstk_divert()): no WRSS then, which would be #UD.
+ * Before the trampoline: its ALTERNATIVE's JMP must know its target's
+ * section to be assembled.
  */
 FUNC(dyntrace_return_shstk)
+        mov     %rax, %rcx              /* the original return address */
+        pop     %rdx
+        pop     %rax
         call    1f
         int3                    /* not reached */
 1:      mov     %rcx, (%rsp)
-        rdsspq  %r11
+        mov     $1, %r11d               /* SSP_NO_SHSTK (asm/shstk.h) */
+        rdsspq  %r11                    /* a NOP if they are off */
+        cmp     $1, %r11
+        je      2f                      /* off here (S3 resume, tboot) */
         wrssq   %rcx, (%r11)
-        RET
+2:      RET
 END(dyntrace_return_shstk)
 #endif
 
@@ -60,11 +70,14 @@ FUNC(dyntrace_return_trampoline)
         .globl  dyntrace_return_call
 dyntrace_return_call:
         call    dyntrace_return         /* rewritten in the rendezvous */
+#ifdef CONFIG_XEN_SHSTK
+        /* As long as the JMP: without shadow stacks, nothing added. */
+        ALTERNATIVE "mov %rax, %rcx; pop %rdx; pop %rax", \
+                    "jmp dyntrace_return_shstk", X86_FEATURE_XEN_SHSTK
+#else
         mov     %rax, %rcx              /* the original return address */
         pop     %rdx
         pop     %rax
-#ifdef CONFIG_XEN_SHSTK
-        ALTERNATIVE "", "jmp dyntrace_return_shstk", X86_FEATURE_XEN_SHSTK
 #endif
         push    %rcx
         RET

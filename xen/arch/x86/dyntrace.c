@@ -227,12 +227,21 @@ int arch_dyntrace_return_usable(const char **why)
 #define SHSTK_SCAN 16
 
 /*
- * A supervisor shadow stack token (the top of each of Xen's shadow stacks)
- * is its own linear address, with bit 0 the busy flag.
+ * The end (exclusive) of the shadow stack that ssp is on: the primary one
+ * is stack page PRIMARY_SHSTK_SLOT, the IST (FRED: stack level) ones are
+ * IST_SHSTK_SIZE each in page 0 (memguard_guard_stack()).  Their last word
+ * is a supervisor token but with FRED, which writes none: the bound is the
+ * page, never a token.
  */
-static bool is_shstk_token(const unsigned long *s)
+static const unsigned long *shstk_end(unsigned long ssp)
 {
-    return (*s & ~1UL) == (unsigned long)s;
+    unsigned long base = ssp & ~(STACK_SIZE - 1);
+
+    if ( ssp - base >= PRIMARY_SHSTK_SLOT * PAGE_SIZE )
+        return (const unsigned long *)(base +
+                                       (PRIMARY_SHSTK_SLOT + 1) * PAGE_SIZE);
+
+    return (const unsigned long *)((ssp | (IST_SHSTK_SIZE - 1)) + 1);
 }
 
 /*
@@ -245,26 +254,33 @@ static bool is_shstk_token(const unsigned long *s)
  * stacks of their own (their IST ones), where the same holds.  So the copy
  * is the word above the first site + DYNTRACE_RET_TO_SITE found up from
  * SSP, and must equal *ret.  A recursive call of the same function is
- * further up: the first found is this call's.  Not found (never seen):
- * nothing is changed, and the return is not hooked.
+ * further up: the first found is this call's.  Not found: a function
+ * entered by a JMP (idle_loop() from reset_stack_and_jump(): its "return
+ * address" is no return address, and the shadow stack's end is above its
+ * site's), and nothing is changed: not hooked.  A CPU whose shadow stacks
+ * are not on (S3 resume and tboot's shutdown run traced code with CET
+ * off) diverts the stack's copy alone, as without them.
  */
 bool arch_dyntrace_shstk_divert(unsigned long *ret, unsigned long site)
 {
     const unsigned long tramp = (unsigned long)dyntrace_return_trampoline;
-    unsigned long *s = (unsigned long *)rdssp();
+    unsigned long ssp = rdssp();
+    unsigned long *s = (unsigned long *)ssp;
+    const unsigned long *end;
     unsigned int i;
 
-    if ( (unsigned long)s == SSP_NO_SHSTK )
+    if ( ssp == SSP_NO_SHSTK )
     {
         *ret = tramp;
         return true;
     }
 
-    for ( i = 0; i < SHSTK_SCAN && !is_shstk_token(&s[i]); i++ )
+    end = shstk_end(ssp);
+    for ( i = 0; i < SHSTK_SCAN && &s[i + 1] < end; i++ )
     {
         if ( s[i] != site + DYNTRACE_RET_TO_SITE )
             continue;
-        if ( is_shstk_token(&s[i + 1]) || s[i + 1] != *ret )
+        if ( s[i + 1] != *ret )
             break;
         wrss(tramp, &s[i + 1]);
         *ret = tramp;
@@ -282,27 +298,35 @@ bool arch_dyntrace_shstk_divert(unsigned long *ret, unsigned long site)
  * holds that address (the return trampoline's own CALL pushes another).
  * So the slots, given top down, take those copies in order up from SSP,
  * a tail call's two entries (R5: the same slot, given one after the
- * other) the same one.
+ * other) the same one.  A copy not found would leave the two stacks
+ * different, a #CP at that frame's return far from here: a panic now.
  */
 void arch_dyntrace_shstk_undivert(unsigned long *slot, unsigned long ret,
                                   struct dt_shstk_cursor *c)
 {
     const unsigned long tramp = (unsigned long)dyntrace_return_trampoline;
+    unsigned long ssp = rdssp();
+    const unsigned long *end;
     unsigned long *s;
 
-    if ( slot != c->slot && !c->lost )
+    if ( ssp == SSP_NO_SHSTK )
     {
-        s = c->shadow ? c->shadow + 1 : (unsigned long *)rdssp();
-        if ( (unsigned long)s == SSP_NO_SHSTK )
-            s = NULL;
-        while ( s && *s != tramp )
-            s = is_shstk_token(s) ? NULL : s + 1;
+        *slot = ret;
+        return;
+    }
+    if ( slot != c->slot )
+    {
+        end = shstk_end(ssp);
+        s = c->shadow ? c->shadow + 1 : (unsigned long *)ssp;
+        while ( s < end && *s != tramp )
+            s++;
+        if ( s >= end )
+            panic("dyntrace: no shadow stack copy of the diverted return at "
+                  "%p on CPU%u\n", slot, smp_processor_id());
         c->slot = slot;
         c->shadow = s;
-        c->lost = !s;
     }
-    if ( c->shadow && !c->lost )
-        wrss(ret, c->shadow);
+    wrss(ret, c->shadow);
     *slot = ret;
 }
 #endif /* CONFIG_XEN_SHSTK */

@@ -263,7 +263,6 @@ static always_inline bool arch_dyntrace_divert(unsigned long *ret,
  */
 struct dt_shstk_cursor {
     unsigned long *slot, *shadow;
-    bool lost;                  /* a copy not found: write no more */
 };
 void arch_dyntrace_shstk_undivert(unsigned long *slot, unsigned long ret,
                                   struct dt_shstk_cursor *c);
