@@ -331,7 +331,8 @@ END(dyntrace_fast_graph_return)
 /*
  * The fast entry's DIVERT_AND_COOKIE with shadow stacks: %rax the slot,
  * %rdi the entry (its func filled); every register kept but the flags.
- * Not diverted (a function entered by a JMP: arch_dyntrace_shstk_divert()),
+ * The usual case is checked and written here; any other goes to
+ * arch_dyntrace_shstk_divert(), which looks further.  Not diverted (a function entered by a JMP: arch_dyntrace_shstk_divert()),
  * the entry is given up again, as dt_ret_push_entry() does: the call is not
  * hooked, and is counted.  The fast entry's later stores go to the slot
  * given up, which no one else uses then (IRQs are off; an NMI that pushed
@@ -340,6 +341,36 @@ END(dyntrace_fast_graph_return)
 FUNC(dyntrace_graph_shstk_divert)
         movl    $0, DT_RET_ENTRY_cookie(%rdi)
         push    %rax
+        push    %rcx
+        push    %rdx
+        /*
+         * The usual case inline: from here the shadow stack holds the
+         * return addresses into the fast entry and into the trampoline,
+         * then the site's, then the traced function's own (R10), which
+         * must equal the slot's.
+         */
+        mov     $1, %ecx                        /* SSP_NO_SHSTK */
+        rdsspq  %rcx
+        cmp     $1, %rcx
+        je      .Lshstk_c                       /* off here: C decides */
+        mov     DT_RET_ENTRY_func(%rdi), %rdx
+        add     $DYNTRACE_RET_TO_SITE, %rdx
+        cmp     %rdx, 2 * 8(%rcx)
+        jne     .Lshstk_c
+        mov     (%rax), %rdx
+        cmp     %rdx, 3 * 8(%rcx)
+        jne     .Lshstk_c
+        lea     dyntrace_return_trampoline(%rip), %rdx
+        wrssq   %rdx, 3 * 8(%rcx)
+        mov     %rdx, (%rax)
+        pop     %rdx
+        pop     %rcx
+        pop     %rax
+        RET
+
+.Lshstk_c:
+        pop     %rdx
+        pop     %rcx
         SAVE_SCRATCH
         mov     DT_RET_ENTRY_func(%rdi), %rsi
         mov     %rax, %rdi

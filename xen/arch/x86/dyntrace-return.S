@@ -98,9 +98,37 @@ END(dyntrace_drop_gone_thunk)
 
 /*
  * %al = arch_dyntrace_shstk_divert(ret, site) for the fast entries, which
- * must find every other register as it was (arch_dyntrace_divert()).
+ * must find every other register as it was (arch_dyntrace_divert()).  The
+ * usual case inline: called from the body of a fast entry, which the
+ * trampoline called from the site, the shadow stack holds from here the
+ * return addresses into the fast entry and into the trampoline, then the
+ * site's, then the traced function's own (R10), which must equal *ret.
+ * Any other case (the compiler made a frame more) goes to C, which looks
+ * further.
  */
 FUNC(dyntrace_shstk_divert_thunk)
+        push    %rcx
+        push    %rdx
+        mov     $1, %ecx                        /* SSP_NO_SHSTK */
+        rdsspq  %rcx
+        cmp     $1, %rcx
+        je      1f                              /* off here: C decides */
+        lea     DYNTRACE_RET_TO_SITE(%rsi), %rdx
+        cmp     %rdx, 2 * 8(%rcx)
+        jne     1f
+        mov     (%rdi), %rdx
+        cmp     %rdx, 3 * 8(%rcx)
+        jne     1f
+        lea     dyntrace_return_trampoline(%rip), %rdx
+        wrssq   %rdx, 3 * 8(%rcx)
+        mov     %rdx, (%rdi)
+        mov     $1, %eax
+        pop     %rdx
+        pop     %rcx
+        RET
+
+1:      pop     %rdx
+        pop     %rcx
         SAVE_SCRATCH
         call    arch_dyntrace_shstk_divert
         RESTORE_SCRATCH
