@@ -332,11 +332,12 @@ END(dyntrace_fast_graph_return)
  * The fast entry's DIVERT_AND_COOKIE with shadow stacks: %rax the slot,
  * %rdi the entry (its func filled); every register kept but the flags.
  * The usual case is checked and written here; any other goes to
- * arch_dyntrace_shstk_divert(), which looks further.  Not diverted (a function entered by a JMP: arch_dyntrace_shstk_divert()),
- * the entry is given up again, as dt_ret_push_entry() does: the call is not
- * hooked, and is counted.  The fast entry's later stores go to the slot
- * given up, which no one else uses then (IRQs are off; an NMI that pushed
- * there has popped before we go on).
+ * arch_dyntrace_shstk_divert(), which looks further.  Not diverted (a
+ * function entered by a JMP), the entry is given up again, as
+ * dt_ret_push_entry() does: the call is not hooked, and is counted.  The
+ * fast entry's later stores go to the slot given up, which no one else
+ * uses then (IRQs are off; an NMI that pushed there has popped before we
+ * go on).
  */
 FUNC(dyntrace_graph_shstk_divert)
         movl    $0, DT_RET_ENTRY_cookie(%rdi)

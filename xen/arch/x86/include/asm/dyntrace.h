@@ -88,10 +88,12 @@
 
 #include <xen/smp.h>
 #include <xen/time.h>
-#include <asm/alternative.h>
-#include <asm/cpufeature.h>
 #include <asm/hardirq.h>
 #include <asm/msr.h>
+#ifdef CONFIG_XEN_SHSTK
+#include <asm/alternative.h>
+#include <asm/cpufeature.h>
+#endif
 
 /* gcc's sled, as the site holds it before boot: five one-byte NOPs. */
 #define DYNTRACE_NOP1           0x90
