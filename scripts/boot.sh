@@ -10,7 +10,8 @@
 # (concurrency/01's readers and clearer, concurrency/05's resizes), RECORD_SECONDS (record/01's
 # capture), FUZZ_SECONDS and FUZZ_SEED (the HypFS fuzz test's duration and seed), EMULATOR
 # (qemu, the default, or bochs: x86_64 only, one CPU with CET, Xen's shadow stacks and IBT on;
-# booted by GRUB from an ISO, as bochs boots no multiboot kernel itself).
+# booted by GRUB from an ISO, as bochs boots no multiboot kernel itself), XSM_POLICY (a FLASK
+# policy: Xen boots with xsm=flask flask=enforcing and it as its XSM boot module).
 #
 # The verdict comes from markers in the serial log, never from QEMU's exit status:
 #   0  the suite ran to its end marker      2  Xen or dom0 crashed (log tail shown)
@@ -44,13 +45,21 @@ dom0_args="console=hvc0 dyntrace_suite=$suite"
 [ -n "${SERIES:-}" ] && dom0_args="$dom0_args dyntrace_series=$SERIES"
 # The record suite's capture lasts RECORD_SECONDS (default 60; $dyntrace_record_seconds in dom0).
 [ -n "${RECORD_SECONDS:-}" ] && dom0_args="$dom0_args dyntrace_record_seconds=$RECORD_SECONDS"
+# A FLASK policy: Xen finds it among the boot modules by its magic (x86's multiboot modules) or by
+# its device tree node's compatible "xen,xsm-policy" (Arm).
+policy=${XSM_POLICY:-}
+if [ -n "$policy" ]; then
+    [ -s "$policy" ] || die "XSM_POLICY=$policy: no such policy"
+    [ "${EMULATOR:-qemu}" = qemu ] || die "XSM_POLICY: QEMU boots only"
+    XEN_ARGS="${XEN_ARGS:-} xsm=flask flask=enforcing"
+fi
 case "$arch" in
 x86_64)
     qemu=(qemu-system-x86_64 -accel tcg -cpu qemu64 -m 2048
         -kernel "$xen"
         -append "console=com1 com1=115200 loglvl=all guest_loglvl=all noreboot dom0_mem=1024M,max:1024M dom0_max_vcpus=$vcpus ${XEN_ARGS:-}"
         # -initrd splits modules on commas: the dom0 command line must not contain one.
-        -initrd "$kernel earlyprintk=xen $dom0_args,$initrd")
+        -initrd "$kernel earlyprintk=xen $dom0_args,$initrd${policy:+,$policy}")
     ;;
 arm64)
     qemu=(qemu-system-aarch64 -machine virt,virtualization=on,gic-version=3 -cpu cortex-a57 -m 2048
@@ -61,6 +70,28 @@ arm64)
     ;;
 esac
 qemu+=(-smp "$smp" -display none -no-reboot)
+if [ -n "$policy" ] && [ "$arch" = arm64 ]; then
+    # QEMU's guest-loader marks a module as kernel or ramdisk only: the policy's node is added to
+    # the device tree QEMU generates for this very machine (dumped first), which Xen then gets
+    # instead; QEMU's generic loader puts the policy in place.
+    dtb_dir=$dir/xsm-$suite
+    rm -rf "$dtb_dir"
+    mkdir -p "$dtb_dir"
+    "${qemu[@]}" -machine dumpdtb="$dtb_dir/qemu.dtb" >"$dtb_dir/dumpdtb.log" 2>&1 ||
+        { cat "$dtb_dir/dumpdtb.log" >&2; die "QEMU did not dump its device tree"; }
+    dtc -q -I dtb -O dts -o "$dtb_dir/boot.dts" "$dtb_dir/qemu.dtb"
+    printf '/ {
+	chosen {
+		xsm-policy@58000000 {
+			compatible = "xen,xsm-policy", "multiboot,module";
+			reg = <0x0 0x58000000 0x0 %d>;
+		};
+	};
+};
+'         "$(stat -c %s "$policy")" >>"$dtb_dir/boot.dts"
+    dtc -q -I dts -O dtb -o "$dtb_dir/boot.dtb" "$dtb_dir/boot.dts"
+    qemu+=(-dtb "$dtb_dir/boot.dtb" -device "loader,file=$policy,addr=0x58000000,force-raw=on")
+fi
 [ "${ICOUNT:-0}" = 1 ] && qemu+=(-icount shift=0,sleep=off)
 
 

@@ -5,6 +5,8 @@
 # of defconfig (scripts/fetch-debian-xen-config.sh), with config/debian-4.20.config in place of
 # config/common.config; DEFCONFIG=1 builds it from defconfig as the other bases.
 # CLANG=1 builds both with clang (Xen's clang=y; x86_64 only), by default into build/BASE-clang/.
+# FLASK=1 adds XSM with FLASK (config/flask.config), into build/BASE-flask/. Wherever the
+# configuration has FLASK, Xen's default policy is built too (scripts/build-flask-policy.sh).
 #
 # BASELINE=1 builds the pristine tree instead (the prepared tree's first commit, without our files
 # and patches, configured with config/common.config only) into BUILD_DIR/ARCH/baseline/out/: the
@@ -60,6 +62,7 @@ else
     fragments=("$REPO_ROOT/config/common.config")
 fi
 [ "$baseline" = 1 ] || fragments+=("$REPO_ROOT/config/$arch.config")
+[ "$FLASK" = 1 ] && fragments+=("$REPO_ROOT/config/flask.config")
 for f in ${CONFIG_FRAGMENTS:-}; do fragments+=("$f"); done
 # The compiler is part of the configuration (Kconfig probes it: CC_IS_CLANG, CC_HAS_*), and so is
 # the starting point.
@@ -124,4 +127,9 @@ make "${makeargs[@]}" -j"$jobs" tests >>"$out/build.log" 2>&1 ||
 
 rm -rf "$out/livepatch" && mkdir -p "$out/livepatch"
 cp "$tree"/xen/test/livepatch/*.livepatch "$out/livepatch/"
+# With FLASK, the default policy to boot it with (the flask suite): out/xenpolicy.
+rm -f "$out/xenpolicy"
+if grep -qx 'CONFIG_XSM_FLASK=y' "$tree/xen/.config"; then
+    "$REPO_ROOT/scripts/build-flask-policy.sh" "$arch" >/dev/null
+fi
 echo "$out"

@@ -8,7 +8,8 @@
 # skipped, with what to pass.
 # A line of tests/suites whose base is spelled BASE+clang runs on that base built with clang
 # (CLANG=1, build/BASE-clang/; results named BASE-clang/ARCH/SUITE/...); BASE+seriesN on that
-# base with the first N mailed series only (SERIES=N, build/BASE-seriesN/).
+# base with the first N mailed series only (SERIES=N, build/BASE-seriesN/); BASE+flask on that base
+# built with XSM and FLASK (FLASK=1, build/BASE-flask/).
 # BASES, ARCHES and SUITES (space-separated) narrow it: BASES=4.20 takes 4.20's lines of both
 # compilers, BASES=staging+clang only the clang ones (without the git am check, which is per base).
 #
@@ -65,17 +66,18 @@ host_tests() {
 grep -v -e '^#' -e '^[[:space:]]*$' "$REPO_ROOT/tests/suites" >"$results/.suites"
 while read -r b _; do
     case " $ALL_BASES " in *" ${b%%+*} "*) ;; *) die "tests/suites: unknown base '$b'" ;; esac
-    case "${b#"${b%%+*}"}" in '' | +clang | +series[1-9]) ;; *) die "tests/suites: unknown variant '$b'" ;; esac
+    case "${b#"${b%%+*}"}" in '' | +clang | +flask | +series[1-9]) ;; *) die "tests/suites: unknown variant '$b'" ;; esac
 done <"$results/.suites"
 # BASES selects by the first column of tests/suites: "4.20" selects 4.20's lines with either
 # compiler, "staging+clang" only the clang ones.
 wanted_build() { wanted "${BASES:-}" "$1" || wanted "${BASES:-}" "${1%%+*}"; }
-# variant_of SPELLED: sets base, clang (0/1), series (N or empty) and variant (the build's name:
-# BASE, BASE-clang or BASE-seriesN) of a base as tests/suites spells it.
+# variant_of SPELLED: sets base, clang (0/1), flask (0/1), series (N or empty) and variant (the
+# build's name: BASE, BASE-clang, BASE-flask or BASE-seriesN) of a base as tests/suites spells it.
 variant_of() {
-    base=${1%%+*} clang=0 series=
+    base=${1%%+*} clang=0 flask=0 series=
     case "$1" in
     *+clang) clang=1 variant=$base-clang ;;
+    *+flask) flask=1 variant=$base-flask ;;
     *+series*) series=${1##*+series} variant=$base-series$series ;;
     *) variant=$base ;;
     esac
@@ -125,7 +127,7 @@ built() {
 # The build lane: for each base, the git am check before its first build; then each build, which
 # leaves jobs/built-VARIANT-ARCH holding "ok" or "failed" for the boots waiting on it.
 build_lane() {
-    local variant arch spelled base clang series out
+    local variant arch spelled base clang flask series out
     background
     while read -r variant arch spelled; do
         variant_of "$spelled"
@@ -133,7 +135,7 @@ build_lane() {
         stage "$spelled: build $arch"
         out=$results/jobs/build-$variant-$arch.out
         if (
-            export XEN_BASE=$base CLANG=$clang SERIES=$series BUILD_DIR=$BUILD_ROOT/$variant
+            export XEN_BASE=$base CLANG=$clang FLASK=$flask SERIES=$series BUILD_DIR=$BUILD_ROOT/$variant
             "$REPO_ROOT/scripts/build-xen.sh" "$arch" && "$REPO_ROOT/scripts/make-initramfs.sh" "$arch"
         ) </dev/null >"$out" 2>&1; then
             echo "ok $variant/$arch/build" >"$results/$variant-$arch-build.tap"
@@ -161,12 +163,13 @@ export CONCURRENCY_SECONDS=${CONCURRENCY_SECONDS:-15} RECORD_SECONDS=${RECORD_SE
 
 # boot VARIANT ARCH SUITE PCPUS VCPUS: one boot, its output in jobs/.
 boot() {
-    local variant=$1 arch=$2 suite=$3 base=${1%%-*} clang=0 series=
+    local variant=$1 arch=$2 suite=$3 base=${1%%-*} clang=0 flask=0 series=
     case "$variant" in
     *-clang) clang=1 ;;
+    *-flask) flask=1 ;;
     *-series*) series=${variant##*-series} ;;
     esac
-    XEN_BASE=$base CLANG=$clang SERIES=$series BUILD_DIR=$BUILD_ROOT/$variant SMP=$4 DOM0_VCPUS=$5 \
+    XEN_BASE=$base CLANG=$clang FLASK=$flask SERIES=$series BUILD_DIR=$BUILD_ROOT/$variant SMP=$4 DOM0_VCPUS=$5 \
         "$REPO_ROOT/tests/run-dom0-suite.sh" "$arch" "$suite" </dev/null
 }
 

@@ -28,6 +28,10 @@ packages=(
     # The CET boots (EMULATOR=bochs, scripts/boot.sh): bochs 2.7's CPU has shadow stacks and
     # IBT; GRUB, from an ISO, loads Xen there.
     bochs bochsbios vgabios grub-common grub-pc-bin xorriso mtools
+    # The flask suite: Xen's default FLASK policy is made with m4 (and Debian's checkpolicy,
+    # unpacked, not installed: scripts/build-flask-policy.sh); on Arm its device tree node is
+    # added with dtc (scripts/boot.sh).
+    m4 device-tree-compiler
 )
 # npm comes with some nodejs packages and apart in Debian's.
 command -v npm >/dev/null 2>&1 || packages+=(npm)

@@ -32,6 +32,9 @@ expected=$(find "$REPO_ROOT/tests/dom0/$suite" -maxdepth 1 -name '*.sh' | wc -l)
 # (dom0_int3, scripts/lib/tap.sh).
 # The suites of CET shadow stacks boot under bochs, whose CPU has them (scripts/boot.sh).
 case "$suite" in cet | cet-*) export EMULATOR=bochs ;; esac
+# The flask suite boots with flask=enforcing and Xen's default policy (scripts/build-flask-policy.sh,
+# which scripts/build-xen.sh runs wherever the configuration has FLASK).
+[ "$suite" != flask ] || export XSM_POLICY=$BUILD_DIR/$arch/out/xenpolicy
 
 retries=()
 for attempt in 1 2 3; do

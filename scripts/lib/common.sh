@@ -76,6 +76,13 @@ case "$CLANG" in 0 | 1) ;; *) die "CLANG=$CLANG: 0 (gcc) or 1 (clang)" ;; esac
 export CLANG
 XEN_VARIANT=$XEN_BASE
 [ "$CLANG" = 1 ] && XEN_VARIANT=$XEN_BASE-clang
+# FLASK=1 builds with XSM and FLASK (config/flask.config), in a build tree of its own: BASE-flask
+# (tests/suites spells it BASE+flask). Debian 13's amd64 hypervisor has no XSM; its arm64 one has
+# FLASK already, so the arm64 flask suite boots the plain 4.20 build.
+FLASK=${FLASK:-0}
+case "$FLASK" in 0 | 1) ;; *) die "FLASK=$FLASK: 0 or 1 (XSM with FLASK)" ;; esac
+export FLASK
+[ "$FLASK" = 1 ] && XEN_VARIANT=$XEN_VARIANT-flask
 # SERIES=N builds the first N mailed series only (patches/series), in a build tree of its own:
 # BASE-seriesN (tests/suites spells it BASE+seriesN).
 SERIES=${SERIES:-}

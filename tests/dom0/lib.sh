@@ -274,21 +274,31 @@ entry_is_untraced() {
     [ $ok = 1 ]
 }
 
-# start_domu NAME SUITE VCPUS: start an unprivileged domU (PV on x86_64, the
+# start_toolstack: Debian's xenstored, xen-init-dom0 and xenconsoled, once per
+# boot (xl needs them).
+start_toolstack() {
+    [ ! -f /var/run/xenconsoled.pid ] || return 0
+    mkdir -p /var/run/xen /var/run/xenstored /var/lib/xen /var/lib/xenstored \
+        /var/log/xen/console /run/xen /var/lock
+    run xenstored --pid-file=/var/run/xenstored.pid
+    run xen-init-dom0
+    run xenconsoled --pid-file=/var/run/xenconsoled.pid --log=guest \
+        --log-dir=/var/log/xen/console
+}
+
+# start_domu NAME SUITE VCPUS [SECLABEL]: start an unprivileged domU (PV on x86_64, the
 # one guest type on Arm) with Debian's toolstack (xenstored, xenconsoled and
 # xl, started once per boot), from dom0's own kernel and root file system;
 # its /init runs the dom0 test directory SUITE (tests/dom0/SUITE) and ends
 # with a line DOMU-DONE.  Its console goes to
-# /var/log/xen/console/guest-NAME.log.
+# /var/log/xen/console/guest-NAME.log.  SECLABEL: its FLASK label (xl's
+# seclabel; the flask suite).  xen_privcmd.unrestricted=1: Linux's privcmd in a
+# domU otherwise refuses every raw hypercall itself with EPERM (its
+# restriction to a device model's target domain, in Debian 13's 6.12 too), and
+# the domU's HypFS calls would never reach Xen's checks that the tests are
+# about.
 start_domu() {
-    if [ ! -f /var/run/xenconsoled.pid ]; then
-        mkdir -p /var/run/xen /var/run/xenstored /var/lib/xen /var/lib/xenstored \
-            /var/log/xen/console /run/xen /var/lock
-        run xenstored --pid-file=/var/run/xenstored.pid
-        run xen-init-dom0
-        run xenconsoled --pid-file=/var/run/xenconsoled.pid --log=guest \
-            --log-dir=/var/log/xen/console
-    fi
+    start_toolstack
     # The domU's root: this dom0's own, without the pseudo file systems and
     # the domU kernel.
     if [ ! -f /tmp/domu.cpio.gz ]; then
@@ -303,12 +313,13 @@ name = "$1"
 type = "$type"
 kernel = "/opt/dyntrace/domu/vmlinuz"
 ramdisk = "/tmp/domu.cpio.gz"
-extra = "console=hvc0 dyntrace_suite=$2"
+extra = "console=hvc0 dyntrace_suite=$2 xen_privcmd.unrestricted=1"
 memory = 256
 vcpus = $3
 on_poweroff = "destroy"
 on_crash = "destroy"
 CFG
+    [ -z "${4:-}" ] || echo "seclabel = \"$4\"" >>/tmp/$1.cfg
     run xl create /tmp/$1.cfg
     run xl list
 }
