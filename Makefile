@@ -8,7 +8,7 @@ ARCH ?= x86_64
 SMP ?= 2
 export SMP
 
-.PHONY: all demo check bench deps source prepare build image boot shell patches series-check host-tests clean distclean
+.PHONY: all demo check bench deb deps source prepare build image boot shell patches series-check host-tests clean distclean
 
 all: build
 
@@ -21,6 +21,12 @@ check:
 # Benchmarks (not part of check): per-call and patching costs, against xentrace.
 bench:
 	scripts/bench.sh $(ARCH)
+
+# Debian 13 packages of 4.20 (xen-dyntrace, the hypervisor with the tracer and its -dbg) for
+# DEB_ARCHES, into build/4.20/deb/; XEN_SRC=<your 4.20 tree> builds the hypervisor from it.
+DEB_ARCHES ?= x86_64 arm64
+deb: deps
+	for a in $(DEB_ARCHES); do XEN_BASE=4.20 scripts/build-xen.sh $$a && XEN_BASE=4.20 scripts/make-deb.sh $$a || exit 1; done
 
 deps:
 	scripts/install-host-deps.sh

@@ -124,6 +124,27 @@ built() {
     mv "$results/jobs/.built-$1-$2" "$results/jobs/built-$1-$2"
 }
 
+# packages_job: once 4.20 is built for both architectures, make deb's Debian 13 packages are
+# checked (tests/packages/: lintian, apt install into a debootstrapped Debian 13 root), in the
+# lane, before its next build: so the suites that run alone also run without it.
+packages_job() {
+    [ ! -e "$results/packages.tap" ] && wanted "${SUITES:-}" packages && wanted_build 4.20 &&
+        [ -e "$results/jobs/built-4.20-x86_64" ] && [ -e "$results/jobs/built-4.20-arm64" ] || return 0
+    stage "4.20: the Debian 13 packages (make deb)"
+    if [ "$(cat "$results/jobs/built-4.20-x86_64" "$results/jobs/built-4.20-arm64")" = "ok
+ok" ]; then
+        BUILD_DIR=$BUILD_ROOT/4.20 "$REPO_ROOT/tests/packages/check-packages.sh" </dev/null \
+            >"$results/jobs/packages.out" 2>&1 || true
+        grep -E '^(not )?ok ' "$results/jobs/packages.out" | sed -E 's/^(not )?ok [0-9]+ - /\1ok 4.20\//' >"$results/packages.tap"
+        [ -s "$results/packages.tap" ] || echo "not ok 4.20/packages: tests/packages/check-packages.sh reported nothing" >"$results/packages.tap"
+        grep -q '^not ok' "$results/packages.tap" && cat "$results/jobs/packages.out"
+    else
+        echo "not ok 4.20/packages: 4.20 did not build for both architectures" >"$results/packages.tap"
+    fi
+    cat "$results/packages.tap"
+    stage "4.20: the Debian 13 packages done"
+}
+
 # The build lane: for each base, the git am check before its first build; then each build, which
 # leaves jobs/built-VARIANT-ARCH holding "ok" or "failed" for the boots waiting on it.
 build_lane() {
@@ -147,6 +168,7 @@ build_lane() {
                 tee "$results/$variant-$arch-build.tap"
             built "$variant" "$arch" failed
         fi
+        packages_job
     done <"$results/.builds"
     # A base that is wanted but has no build left (SUITES narrowed them all away) still gets
     # its git am check.

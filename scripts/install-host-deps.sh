@@ -32,6 +32,9 @@ packages=(
     # unpacked, not installed: scripts/build-flask-policy.sh); on Arm its device tree node is
     # added with dtc (scripts/boot.sh).
     m4 device-tree-compiler
+    # make deb and its check (tests/packages/): Debian's lintian, and debootstrap for the
+    # Debian 13 root the packages are installed into with apt.
+    lintian debootstrap
 )
 # npm comes with some nodejs packages and apart in Debian's.
 command -v npm >/dev/null 2>&1 || packages+=(npm)

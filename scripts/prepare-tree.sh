@@ -4,7 +4,8 @@
 # entry of patches/series: the entry's patch (edits to files Xen already has; patches/BASE/NAME
 # replaces patches/NAME on that base) plus the new files the entry names, taken whole from this
 # repository's xen/, docs/designs/ and tools/misc/ (the same paths in Xen's tree; not
-# tools/misc/xen-dyntrace/GNUmakefile, this repository's own build of the command). Every file
+# tools/misc/xen-dyntrace/GNUmakefile and xen-dyntrace.bash-completion, this repository's own build and
+# packaging of the command). Every file
 # there must belong to exactly one entry, so the
 # commits hold every line of our hypervisor code; `make patches` is git format-patch of them.
 # Our files are committed as unifdef resolves them at that entry: the symbols of the entries so
@@ -100,7 +101,8 @@ stage() {
     # others, not ours to mail).
     { git ls-files -co --exclude-standard -- xen docs/designs && git ls-files -- tools/misc; } \
         2>/dev/null || find xen docs/designs tools/misc -type f
-) | grep -vx 'tools/misc/xen-dyntrace/GNUmakefile' | sort -u >"$msg.unclaimed"
+) | grep -vx -e 'tools/misc/xen-dyntrace/GNUmakefile' -e 'tools/misc/xen-dyntrace/xen-dyntrace.bash-completion' |
+    sort -u >"$msg.unclaimed"
 
 "$REPO_ROOT/scripts/lib/series.sh" "$XEN_BASE" >"$msg.list"
 last_series=0
