@@ -17,6 +17,7 @@ set -euo pipefail
 arch=${1:?usage: build-xen.sh ARCH}
 check_arch "$arch"
 [ "$CLANG" = 0 ] || [ "$arch" = x86_64 ] || die "CLANG=1: the clang build is x86_64 only"
+[ "$DEB" = 0 ] || die "DEB=1: that boot's Xen comes from the installed package (tests/packages/), not from a build"
 tree=$("$REPO_ROOT/scripts/prepare-tree.sh" "$arch")
 baseline=${BASELINE:-0}
 if [ "$baseline" = 1 ]; then

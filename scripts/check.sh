@@ -9,7 +9,8 @@
 # A line of tests/suites whose base is spelled BASE+clang runs on that base built with clang
 # (CLANG=1, build/BASE-clang/; results named BASE-clang/ARCH/SUITE/...); BASE+seriesN on that
 # base with the first N mailed series only (SERIES=N, build/BASE-seriesN/); BASE+flask on that base
-# built with XSM and FLASK (FLASK=1, build/BASE-flask/).
+# built with XSM and FLASK (FLASK=1, build/BASE-flask/); 4.20+deb on the system make deb's
+# packages were installed into with apt (DEB=1, build/4.20-deb/, made by tests/packages/).
 # BASES, ARCHES and SUITES (space-separated) narrow it: BASES=4.20 takes 4.20's lines of both
 # compilers, BASES=staging+clang only the clang ones (without the git am check, which is per base).
 #
@@ -66,7 +67,7 @@ host_tests() {
 grep -v -e '^#' -e '^[[:space:]]*$' "$REPO_ROOT/tests/suites" >"$results/.suites"
 while read -r b _; do
     case " $ALL_BASES " in *" ${b%%+*} "*) ;; *) die "tests/suites: unknown base '$b'" ;; esac
-    case "${b#"${b%%+*}"}" in '' | +clang | +flask | +series[1-9]) ;; *) die "tests/suites: unknown variant '$b'" ;; esac
+    case "${b#"${b%%+*}"}" in '' | +clang | +flask | +deb | +series[1-9]) ;; *) die "tests/suites: unknown variant '$b'" ;; esac
 done <"$results/.suites"
 # BASES selects by the first column of tests/suites: "4.20" selects 4.20's lines with either
 # compiler, "staging+clang" only the clang ones.
@@ -74,10 +75,11 @@ wanted_build() { wanted "${BASES:-}" "$1" || wanted "${BASES:-}" "${1%%+*}"; }
 # variant_of SPELLED: sets base, clang (0/1), flask (0/1), series (N or empty) and variant (the
 # build's name: BASE, BASE-clang, BASE-flask or BASE-seriesN) of a base as tests/suites spells it.
 variant_of() {
-    base=${1%%+*} clang=0 flask=0 series=
+    base=${1%%+*} clang=0 flask=0 deb=0 series=
     case "$1" in
     *+clang) clang=1 variant=$base-clang ;;
     *+flask) flask=1 variant=$base-flask ;;
+    *+deb) deb=1 variant=$base-deb ;;
     *+series*) series=${1##*+series} variant=$base-series$series ;;
     *) variant=$base ;;
     esac
@@ -126,14 +128,18 @@ built() {
 
 # packages_job: once 4.20 is built for both architectures, make deb's Debian 13 packages are
 # checked (tests/packages/: lintian, apt install into a debootstrapped Debian 13 root), in the
-# lane, before its next build: so the suites that run alone also run without it.
+# lane, before its next build: so the suites that run alone also run without it. When a
+# 4.20+deb boot is planned, it also makes that boot's image from the root (BOOT_BUILD_DIR).
 packages_job() {
     [ ! -e "$results/packages.tap" ] && wanted "${SUITES:-}" packages && wanted_build 4.20 &&
         [ -e "$results/jobs/built-4.20-x86_64" ] && [ -e "$results/jobs/built-4.20-arm64" ] || return 0
     stage "4.20: the Debian 13 packages (make deb)"
     if [ "$(cat "$results/jobs/built-4.20-x86_64" "$results/jobs/built-4.20-arm64")" = "ok
 ok" ]; then
-        BUILD_DIR=$BUILD_ROOT/4.20 "$REPO_ROOT/tests/packages/check-packages.sh" </dev/null \
+        boot_dir=
+        grep -q '^4.20-deb x86_64 ' "$results/.builds" && boot_dir=$BUILD_ROOT/4.20-deb
+        rm -rf "$BUILD_ROOT/4.20-deb"
+        BUILD_DIR=$BUILD_ROOT/4.20 BOOT_BUILD_DIR=$boot_dir "$REPO_ROOT/tests/packages/check-packages.sh" </dev/null \
             >"$results/jobs/packages.out" 2>&1 || true
         grep -E '^(not )?ok ' "$results/jobs/packages.out" | sed -E 's/^(not )?ok [0-9]+ - /\1ok 4.20\//' >"$results/packages.tap"
         [ -s "$results/packages.tap" ] || echo "not ok 4.20/packages: tests/packages/check-packages.sh reported nothing" >"$results/packages.tap"
@@ -148,11 +154,23 @@ ok" ]; then
 # The build lane: for each base, the git am check before its first build; then each build, which
 # leaves jobs/built-VARIANT-ARCH holding "ok" or "failed" for the boots waiting on it.
 build_lane() {
-    local variant arch spelled base clang flask series out
+    local variant arch spelled base clang flask deb series out
     background
     while read -r variant arch spelled; do
         variant_of "$spelled"
         am_check "$base"
+        if [ "$deb" = 1 ]; then
+            # Not built: the image of the installed packages' system (packages_job).
+            packages_job
+            if [ -s "$BUILD_ROOT/$variant/$arch/initramfs.cpio.gz" ] && [ "$arch" = x86_64 ]; then
+                built "$variant" "$arch" ok
+            else
+                echo "not ok $variant/$arch/build: no image of the installed packages (tests/packages: 4.20 for both architectures, x86_64 boots)" |
+                    tee "$results/$variant-$arch-build.tap"
+                built "$variant" "$arch" failed
+            fi
+            continue
+        fi
         stage "$spelled: build $arch"
         out=$results/jobs/build-$variant-$arch.out
         if (
@@ -185,13 +203,14 @@ export CONCURRENCY_SECONDS=${CONCURRENCY_SECONDS:-15} RECORD_SECONDS=${RECORD_SE
 
 # boot VARIANT ARCH SUITE PCPUS VCPUS: one boot, its output in jobs/.
 boot() {
-    local variant=$1 arch=$2 suite=$3 base=${1%%-*} clang=0 flask=0 series=
+    local variant=$1 arch=$2 suite=$3 base=${1%%-*} clang=0 flask=0 deb=0 series=
     case "$variant" in
     *-clang) clang=1 ;;
     *-flask) flask=1 ;;
+    *-deb) deb=1 ;;
     *-series*) series=${variant##*-series} ;;
     esac
-    XEN_BASE=$base CLANG=$clang FLASK=$flask SERIES=$series BUILD_DIR=$BUILD_ROOT/$variant SMP=$4 DOM0_VCPUS=$5 \
+    XEN_BASE=$base CLANG=$clang FLASK=$flask DEB=$deb SERIES=$series BUILD_DIR=$BUILD_ROOT/$variant SMP=$4 DOM0_VCPUS=$5 \
         "$REPO_ROOT/tests/run-dom0-suite.sh" "$arch" "$suite" </dev/null
 }
 

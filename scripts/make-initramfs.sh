@@ -3,6 +3,9 @@
 # tools (xenhypfs, xen-livepatch, xen-hptool, xentrace) with exactly the libraries they need, our
 # dom0 /init, the end-to-end test scripts and Xen's livepatch test payloads from our build.
 # Writes BUILD_DIR/ARCH/initramfs.cpio.gz and BUILD_DIR/ARCH/vmlinuz; prints the directory.
+# INSTALLED_ROOT: a Debian root where make deb's packages and a kernel were installed with apt
+# (tests/packages/): the kernel, its modules and xen-dyntrace come from there instead (the rest,
+# busybox and Debian's Xen tools, from the dom0 packages as always); no livepatch payloads.
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
@@ -25,8 +28,9 @@ bb=$pkgroot/bin/busybox
 install -m 0755 "$bb" "$stage/bin/busybox"
 
 # Debian 13 is usr-merged: modules and libraries live under usr/ only.
-moddir=$pkgroot/lib/modules
-[ -d "$moddir" ] || moddir=$pkgroot/usr/lib/modules
+kroot=${INSTALLED_ROOT:-$pkgroot}
+moddir=$kroot/lib/modules
+[ -d "$moddir" ] || moddir=$kroot/usr/lib/modules
 kver=$(basename "$(ls -d "$moddir"/*/ | head -n1)")
 modules=(xen-evtchn xen-privcmd xenfs)
 # What the privilege test needs to start an unprivileged domU with Xen's toolstack.
@@ -40,7 +44,7 @@ for m in "${modules[@]}"; do
     *) cp "$ko" "$stage/lib/modules/$m.ko" ;;
     esac
 done
-cp "$pkgroot/boot/vmlinuz-$kver" "$out/vmlinuz"
+cp "$kroot/boot/vmlinuz-$kver" "$out/vmlinuz"
 # The same kernel for the privilege test's domU.
 mkdir -p "$stage/opt/dyntrace/domu"
 cp "$out/vmlinuz" "$stage/opt/dyntrace/domu/vmlinuz"
@@ -117,12 +121,20 @@ done
 # the base's Xen version). The host's C library is older than the dom0's, so the libraries' own
 # dependencies are left for the dom0's loader to resolve (--allow-shlib-undefined).
 libdir=$pkgroot/usr/lib/$triplet
-make -s -C "$REPO_ROOT/tools/misc/xen-dyntrace" O="$out/xen-dyntrace" CC="$cc" \
-    HYPFS_CFLAGS="-I$pkgroot/usr/include" HYPFS_LIBS="-L$libdir -lxenhypfs" \
-    LDFLAGS="-Wl,--allow-shlib-undefined -Wl,-rpath-link,$libdir:$pkgroot/lib/$triplet" ||
-    die "building xen-dyntrace failed"
-make -s -C "$REPO_ROOT/tools/misc/xen-dyntrace" O="$out/xen-dyntrace" \
-    DESTDIR="$stage" install >/dev/null || die "installing xen-dyntrace failed"
+if [ -n "${INSTALLED_ROOT:-}" ]; then
+    # The package's files, and its md5sums to check them against in dom0 (tests/dom0/installed).
+    for f in usr/sbin/xen-dyntrace usr/share/man/man1/xen-dyntrace.1.gz; do
+        install -D "$INSTALLED_ROOT/$f" "$stage/$f"
+    done
+    cp "$INSTALLED_ROOT/var/lib/dpkg/info/xen-dyntrace.md5sums" "$stage/opt/dyntrace/xen-dyntrace.md5sums"
+else
+    make -s -C "$REPO_ROOT/tools/misc/xen-dyntrace" O="$out/xen-dyntrace" CC="$cc" \
+        HYPFS_CFLAGS="-I$pkgroot/usr/include" HYPFS_LIBS="-L$libdir -lxenhypfs" \
+        LDFLAGS="-Wl,--allow-shlib-undefined -Wl,-rpath-link,$libdir:$pkgroot/lib/$triplet" ||
+        die "building xen-dyntrace failed"
+    make -s -C "$REPO_ROOT/tools/misc/xen-dyntrace" O="$out/xen-dyntrace" \
+        DESTDIR="$stage" install >/dev/null || die "installing xen-dyntrace failed"
+fi
 echo "$arch" >"$stage/opt/dyntrace/arch"
 # Which Xen the tests run on, and what the dom0 tools can do there (tests/dom0/lib.sh).
 echo "$XEN_BASE" >"$stage/opt/dyntrace/base"

@@ -83,6 +83,12 @@ FLASK=${FLASK:-0}
 case "$FLASK" in 0 | 1) ;; *) die "FLASK=$FLASK: 0 or 1 (XSM with FLASK)" ;; esac
 export FLASK
 [ "$FLASK" = 1 ] && XEN_VARIANT=$XEN_VARIANT-flask
+# DEB=1 names the boot of the system make deb's packages were installed into (tests/packages/):
+# BASE-deb (tests/suites spells it BASE+deb), its image made from that root, not built here.
+DEB=${DEB:-0}
+case "$DEB" in 0 | 1) ;; *) die "DEB=$DEB: 0 or 1 (the installed packages' boot)" ;; esac
+export DEB
+[ "$DEB" = 1 ] && XEN_VARIANT=$XEN_VARIANT-deb
 # SERIES=N builds the first N mailed series only (patches/series), in a build tree of its own:
 # BASE-seriesN (tests/suites spells it BASE+seriesN).
 SERIES=${SERIES:-}

@@ -8,6 +8,11 @@
 #                             debootstrap (scripts/make-debian-root.sh), fetching their real
 #                             dependencies; each file is where Debian's layout puts it, the tool
 #                             runs there, Debian's hypervisor naming is kept
+#   packages/boot-image-amd64  (with BOOT_BUILD_DIR) apt installs Debian 13's kernel there too, and
+#                             the boot of that installed system is made in BOOT_BUILD_DIR/x86_64:
+#                             Xen from the root's /boot, the kernel from its /boot, the modules
+#                             from its /usr/lib/modules, the installed xen-dyntrace (make-initramfs.sh
+#                             INSTALLED_ROOT=); the suite "installed" boots it (tests/suites, 4.20+deb)
 #   packages/apt-remove-amd64   apt purges them: nothing of them is left
 #   packages/apt-install-arm64  the same for arm64, as a foreign architecture of that root
 #   packages/apt-remove-arm64
@@ -60,6 +65,42 @@ fi
 # in_root CMD...: run CMD in the root, its output into /tmp/pkg-out (shown by the caller).
 in_root() { chroot "$root" "$@" >/tmp/pkg-out 2>&1; }
 
+# boot_image DIR: Debian 13's kernel installed with apt into the root (the dom0 tests' own kernel
+# package, from the cache), then DIR/{out/xen,vmlinuz,initramfs.cpio.gz} made from the root.
+boot_image() {
+    local dir=$1 kdeb
+    kdeb=$(ls "$CACHE_DIR/dom0/$(dom0_suite 4.20)/x86_64/debs/"linux-image-*.deb | head -n1)
+    kpkg=$(dpkg-deb -f "$kdeb" Package)=$(dpkg-deb -f "$kdeb" Version)
+    # Into apt's own cache, so that apt takes it from there rather than download it again.
+    cp "$kdeb" "$root/var/cache/apt/archives/"
+    echo "# \$ apt-get install --no-install-recommends $kpkg"
+    # No initramfs: dom0 boots the test image (INITRD=No skips the kernel's initramfs hook).
+    if ! in_root env DEBIAN_FRONTEND=noninteractive INITRD=No apt-get install -y -q -o Dpkg::Use-Pty=0 \
+        --no-install-recommends "$kpkg"; then
+        show /tmp/pkg-out
+        not_ok "boot-image-amd64: apt could not install the kernel"
+        return
+    fi
+    show /tmp/pkg-out
+    rm -rf "$dir"
+    mkdir -p "$dir/out"
+    # The dom0 test programs build against the public headers of the tree the package came from.
+    ln -s "$BUILD_DIR/x86_64/xen" "$dir/xen"
+    zcat "$root/boot/xen-4.20-amd64-dyntrace.gz" >"$dir/out/xen"
+    # Xen's livepatch test payloads of the build the package was made from (the tests check entry
+    # bytes with one; a payload loads only on the Xen of its build id).
+    cmp -s "$dir/out/xen" "$BUILD_DIR/x86_64/out/xen" && cp -r "$BUILD_DIR/x86_64/out/livepatch" "$dir/out/"
+    cp "$root/boot/xen-4.20-amd64-dyntrace.config" "$dir/out/.config"
+    if INSTALLED_ROOT=$root BUILD_DIR=$(dirname "$dir") "$REPO_ROOT/scripts/make-initramfs.sh" x86_64 \
+        >"$dir.image.log" 2>&1; then
+        ok "boot-image-amd64: Xen $(zcat "$root/boot/xen-4.20-amd64-dyntrace.gz" | wc -c) bytes from /boot/xen-4.20-amd64-dyntrace.gz, kernel $(cd "$root/boot" && ls vmlinuz-*), the installed /usr/sbin/xen-dyntrace"
+    else
+        show "$dir.image.log"
+        rm -f "$dir/initramfs.cpio.gz"
+        not_ok "boot-image-amd64: the dom0 image of the installed system failed"
+    fi
+}
+
 for darch in amd64 arm64; do
     hv=xen-hypervisor-4.20-dyntrace-$darch
     image=/boot/xen-4.20-$darch-dyntrace
@@ -105,6 +146,9 @@ for darch in amd64 arm64; do
         ok "apt-install-$darch: $(chroot "$root" dpkg-query -W -f '${Package} ${Version}, ' xen-dyntrace:$darch "$hv" "$hv-dbg")installed with their dependencies from Debian 13 ($dep)"
     else
         not_ok "apt-install-$darch:$why"
+    fi
+    if [ $darch = amd64 ] && [ -n "${BOOT_BUILD_DIR:-}" ] && [ -z "$why" ]; then
+        boot_image "$BOOT_BUILD_DIR/x86_64"
     fi
     echo "# \$ apt-get purge xen-dyntrace:$darch $hv $hv-dbg"
     if in_root env DEBIAN_FRONTEND=noninteractive apt-get purge -y -q -o Dpkg::Use-Pty=0 "xen-dyntrace:$darch" "$hv" "$hv-dbg"; then
