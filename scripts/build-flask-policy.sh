@@ -3,7 +3,7 @@
 # tools/flask/policy (its Makefile.common, as the hypervisor's build does for a built-in policy)
 # with one module added, tests/flask/dyntrace.te (a domain with HypFS access but not the livepatch
 # operation), into BUILD_DIR/ARCH/out/xenpolicy. The flask suite boots with it as Xen's XSM
-# boot module (scripts/boot.sh, XSM_POLICY).
+# boot module (tests/run-dom0-suite.sh builds it; scripts/boot.sh, XSM_POLICY).
 # checkpolicy is Debian's, downloaded and unpacked into the cache, never installed: Xen's Kconfig
 # turns a built-in policy on (CONFIG_XSM_FLASK_POLICY) wherever it finds checkpolicy in PATH,
 # which would change every build with FLASK (Debian 13's arm64 configuration has it).

@@ -5,8 +5,7 @@
 # of defconfig (scripts/fetch-debian-xen-config.sh), with config/debian-4.20.config in place of
 # config/common.config; DEFCONFIG=1 builds it from defconfig as the other bases.
 # CLANG=1 builds both with clang (Xen's clang=y; x86_64 only), by default into build/BASE-clang/.
-# FLASK=1 adds XSM with FLASK (config/flask.config), into build/BASE-flask/. Wherever the
-# configuration has FLASK, Xen's default policy is built too (scripts/build-flask-policy.sh).
+# FLASK=1 adds XSM with FLASK (config/flask.config), into build/BASE-flask/.
 #
 # BASELINE=1 builds the pristine tree instead (the prepared tree's first commit, without our files
 # and patches, configured with config/common.config only) into BUILD_DIR/ARCH/baseline/out/: the
@@ -128,9 +127,4 @@ make "${makeargs[@]}" -j"$jobs" tests >>"$out/build.log" 2>&1 ||
 
 rm -rf "$out/livepatch" && mkdir -p "$out/livepatch"
 cp "$tree"/xen/test/livepatch/*.livepatch "$out/livepatch/"
-# With FLASK, the default policy to boot it with (the flask suite): out/xenpolicy.
-rm -f "$out/xenpolicy"
-if grep -qx 'CONFIG_XSM_FLASK=y' "$tree/xen/.config"; then
-    "$REPO_ROOT/scripts/build-flask-policy.sh" "$arch" >/dev/null
-fi
 echo "$out"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make-deb.sh ARCH: Debian 13 packages of xen-dyntrace for ARCH (x86_64 -> amd64, arm64), into
 # BUILD_DIR/deb/ (make deb):
-#   xen-dyntrace_VERSION_DEBARCH.deb  the dom0 command, its man page and bash completion, linked
+#   xen-dyntrace_1.0+dyntrace.N_DEBARCH.deb  the dom0 command, its man page and bash completion, linked
 #       against Debian 13's libxenhypfs (the dom0 packages' unpacked root,
 #       scripts/fetch-dom0-packages.sh) and depending on Debian 13's libraries by their shlibs;
 #   xen-hypervisor-4.20-dyntrace-DEBARCH_XENVERSION+dyntrace.N_DEBARCH.deb  the hypervisor with
@@ -12,8 +12,8 @@
 #       20_linux_xen offers it as "Xen hypervisor, version 4.20-DEBARCH-dyntrace"; the name sorts
 #       below Debian's own, which stays the default entry (GRUB_TOP_LEVEL_XEN picks ours).
 # Both are built with dpkg-deb as Debian's rules would lay them out (copyright, changelog, md5sums,
-# stripped binary with Debian's hardening flags); scripts/check-deb.sh checks them with lintian and
-# installs them with apt into a Debian 13 root.
+# stripped binary with Debian's hardening flags); tests/packages/check-packages.sh checks them with
+# lintian and installs them with apt into a Debian 13 root.
 # Needs a built tree: scripts/build-xen.sh ARCH (XEN_BASE=4.20) first; make deb does it.
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
@@ -90,7 +90,10 @@ pkgroot=$CACHE_DIR/dom0/$(dom0_suite 4.20)/$arch/root
 libdir=$pkgroot/usr/lib/$triplet
 [ -f "$libdir/libxenhypfs.so" ] || "$REPO_ROOT/scripts/fetch-dom0-packages.sh" "$arch" >/dev/null
 [ -f "$libdir/libxenhypfs.so" ] || die "no libxenhypfs.so in the dom0 packages ($libdir)"
-tool_version=$(sed -n 's/^VERSION := //p' "$REPO_ROOT/tools/misc/xen-dyntrace/GNUmakefile")
+# Every build a newer version (apt upgrades it): the tool's own version plus the commit count
+# (a shallow clone counts less: clone whole to build packages that upgrade).
+build_n=$(git -C "$REPO_ROOT" rev-list --count HEAD 2>/dev/null || echo 1)
+tool_version=$(sed -n 's/^VERSION := //p' "$REPO_ROOT/tools/misc/xen-dyntrace/GNUmakefile")+dyntrace.$build_n
 # Debian's build flags (hardening: fortify, stack protector, PIE, relro, now), for the host's compiler.
 cflags="$(DEB_HOST_ARCH=$darch dpkg-buildflags --get CFLAGS) $(DEB_HOST_ARCH=$darch dpkg-buildflags --get CPPFLAGS)"
 ldflags="$(DEB_HOST_ARCH=$darch dpkg-buildflags --get LDFLAGS) -Wl,-z,now"
@@ -153,7 +156,7 @@ finish "$troot"
 xen_version=$(make -s -C "$tree/xen" XEN_TARGET_ARCH="$arch" xenversion 2>/dev/null | tail -1)
 [ -n "$xen_version" ] || die "cannot read the Xen version of $tree"
 hv_name=xen-hypervisor-4.20-dyntrace-$darch
-hv_version=$xen_version+dyntrace.$(git -C "$REPO_ROOT" rev-list --count HEAD 2>/dev/null || echo 1)
+hv_version=$xen_version+dyntrace.$build_n
 hroot=$work/hypervisor
 mkdir -p "$hroot/boot" "$hroot/DEBIAN"
 image=xen-4.20-$darch-dyntrace
@@ -178,7 +181,6 @@ EOF
 done
 cat >"$hroot/DEBIAN/control" <<EOF
 Package: $hv_name
-Source: xen-dyntrace
 Version: $hv_version
 Architecture: $darch
 Maintainer: $maintainer
@@ -213,7 +215,6 @@ chmod 0644 "$droot/usr/lib/debug/boot/xen-syms-4.20-$darch-dyntrace"
 pkg_skeleton "$droot" "$hv_name-dbg" "$hv_version"
 cat >"$droot/DEBIAN/control" <<EOF
 Package: $hv_name-dbg
-Source: xen-dyntrace
 Version: $hv_version
 Architecture: $darch
 Maintainer: $maintainer

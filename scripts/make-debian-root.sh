@@ -10,12 +10,16 @@
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
-root=${1:?usage: make-debian-root.sh DIR}
+root=$(realpath -m "${1:?usage: make-debian-root.sh DIR}")
 APT_SUITE=trixie
 apt_private_setup
 sources=$(apt_dir)/sources.list
 mirror=$(awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; exit } }' "$sources")
 [ -n "$mirror" ] || die "no trixie archive in $sources"
+# The machine's own apt settings for fetching (proxies, credentials, mirror validity): debootstrap
+# fetches with wget (its proxy from the environment), the root's apt takes them as they are.
+proxy=$(apt-config dump | sed -n 's/^Acquire::http::Proxy "\(.*\)";$/\1/p' | head -n1)
+[ -z "$proxy" ] || export http_proxy=$proxy
 tarball=$CACHE_DIR/debian-root/trixie-minbase-amd64.tgz
 if [ ! -s "$tarball" ]; then
     mkdir -p "$(dirname "$tarball")"
@@ -27,12 +31,18 @@ if [ ! -s "$tarball" ]; then
     rm -rf "$tarball.work"
 fi
 
-rm -rf "$root"
+# A run killed while it had the root's /proc mounted (tests/packages/) leaves it mounted.
+if [ -d "$root" ]; then
+    { grep -o " $root/[^ ]*" /proc/mounts || true; } | sort -r | while read -r m; do umount -l "$m" || true; done
+fi
+rm -rf --one-file-system "$root"
 mkdir -p "$root"
 log "debootstrap: unpacking Debian 13 minbase into $root"
 debootstrap --variant=minbase --arch=amd64 --unpack-tarball="$tarball" trixie "$root" "$mirror" \
     >"$root.debootstrap.log" 2>&1 || { tail -20 "$root.debootstrap.log" >&2; die "debootstrap failed (log: $root.debootstrap.log)"; }
 grep '^deb ' "$sources" >"$root/etc/apt/sources.list"
+apt-config dump | grep '^Acquire::' >"$root/etc/apt/apt.conf.d/90machine-acquire" || true
+[ ! -d /etc/apt/auth.conf.d ] || cp -r /etc/apt/auth.conf.d/. "$root/etc/apt/auth.conf.d/"
 rm -f "$root/etc/apt/sources.list.d/"*
 chroot "$root" dpkg --add-architecture arm64
 echo "$root"

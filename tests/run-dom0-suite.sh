@@ -32,9 +32,11 @@ expected=$(find "$REPO_ROOT/tests/dom0/$suite" -maxdepth 1 -name '*.sh' | wc -l)
 # (dom0_int3, scripts/lib/tap.sh).
 # The suites of CET shadow stacks boot under bochs, whose CPU has them (scripts/boot.sh).
 case "$suite" in cet | cet-*) export EMULATOR=bochs ;; esac
-# The flask suite boots with flask=enforcing and Xen's default policy (scripts/build-flask-policy.sh,
-# which scripts/build-xen.sh runs wherever the configuration has FLASK).
-[ "$suite" != flask ] || export XSM_POLICY=$BUILD_DIR/$arch/out/xenpolicy
+# The flask suite boots with flask=enforcing and Xen's default policy, built from the tree here.
+if [ "$suite" = flask ]; then
+    XSM_POLICY=$("$REPO_ROOT/scripts/build-flask-policy.sh" "$arch" | tail -n1)
+    export XSM_POLICY
+fi
 
 retries=()
 for attempt in 1 2 3; do

@@ -50,8 +50,12 @@ else
     not_ok "lintian: errors or warnings (above)"
 fi
 
-"$REPO_ROOT/scripts/make-debian-root.sh" "$root" >/dev/null
-cleanup() { umount "$root/proc" 2>/dev/null || true; }
+if ! "$REPO_ROOT/scripts/make-debian-root.sh" "$root" >"$BUILD_DIR/debian-root.log" 2>&1; then
+    show "$BUILD_DIR/debian-root.log"
+    not_ok "apt-install-amd64: no Debian 13 root (scripts/make-debian-root.sh failed)"
+    exit 1
+fi
+cleanup() { umount -l "$root/proc" 2>/dev/null || true; }
 trap cleanup EXIT
 mount -t proc proc "$root/proc"
 mkdir -p "$root/tmp/debs"
@@ -70,9 +74,11 @@ in_root() { chroot "$root" "$@" >/tmp/pkg-out 2>&1; }
 boot_image() {
     local dir=$1 kdeb
     kdeb=$(ls "$CACHE_DIR/dom0/$(dom0_suite 4.20)/x86_64/debs/"linux-image-*.deb | head -n1)
-    kpkg=$(dpkg-deb -f "$kdeb" Package)=$(dpkg-deb -f "$kdeb" Version)
-    # Into apt's own cache, so that apt takes it from there rather than download it again.
+    # By its file; and in apt's own cache too, where apt takes it from rather than download it
+    # again while the archive still has that version.
     cp "$kdeb" "$root/var/cache/apt/archives/"
+    cp "$kdeb" "$root/tmp/debs/"
+    kpkg=/tmp/debs/$(basename "$kdeb")
     echo "# \$ apt-get install --no-install-recommends $kpkg"
     # No initramfs: dom0 boots the test image (INITRD=No skips the kernel's initramfs hook).
     if ! in_root env DEBIAN_FRONTEND=noninteractive INITRD=No apt-get install -y -q -o Dpkg::Use-Pty=0 \

@@ -4,7 +4,7 @@
 start_toolstack
 run xl dmesg
 grep -q "Flask:  Starting in enforcing mode" /tmp/run.out || fail "Xen did not start FLASK enforcing"
-grep -q "Flask: Denying unknown\|Flask: Allowing unknown" /tmp/run.out &&
+grep -Ei "FLASK: (Denying|Allowing) unknown|not defined in policy" /tmp/run.out &&
     fail "the policy does not know every class and permission of this Xen"
 # xl getenforce exits with the mode it prints (1: enforcing; xl_flask.c returns it as is).
 echo "\$ xl getenforce"
