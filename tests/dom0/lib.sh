@@ -361,6 +361,24 @@ wait_domu() {
         { tail -30 /var/log/xen/console/guest-$1.log; fail "the domU $1 did not finish in $2 s"; }
 }
 
+# domu_hypfs_refused LOG: the results the domU suite tests/dom0/domu printed in
+# its console log LOG: every HypFS operation on /tracing refused with EPERM,
+# through Debian's xenhypfs (which fails already at opening libxenhypfs, whose
+# first hypercall, get_version, is refused) and through raw hypercalls.
+# do_hypfs_op() answers any XSM refusal, the dummy module's or FLASK's, with EPERM.
+domu_hypfs_refused() {
+    for r in xenhypfs-cat-trace xenhypfs-cat-current_tracer xenhypfs-write-tracing_on \
+             xenhypfs-write-current_tracer xenhypfs-write-trace; do
+        line=$(tr -d '\r' <"$1" | grep "DOMU-RESULT $r ")
+        echo "$line" | grep -qE "failed: .*(Operation not permitted|Could not open libxenhypfs)" ||
+            fail "$r in the domU: $line"
+    done
+    for r in raw-get-version raw-read-trace raw-write-tracing_on raw-write-current_tracer; do
+        line=$(tr -d '\r' <"$1" | grep "DOMU-RESULT $r ")
+        echo "$line" | grep -q "errno=EPERM" || fail "$r in the domU: $line"
+    done
+}
+
 # graph_run N FILE: clear, N reads of /sys/hypervisor/version/extra with
 # tracing on, then the trace into FILE (and shown).
 graph_run() {

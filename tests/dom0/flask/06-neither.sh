@@ -14,17 +14,7 @@ domid=$(xl domid neither)
 wait_domu neither 180
 xl destroy neither 2>/dev/null || true
 
-for r in xenhypfs-cat-trace xenhypfs-cat-current_tracer xenhypfs-write-tracing_on \
-         xenhypfs-write-current_tracer xenhypfs-write-trace; do
-    line=$(tr -d '\r' <$log | grep "DOMU-RESULT $r ")
-    # libxenhypfs's open asks get_version first; FLASK refuses it.
-    echo "$line" | grep -qE "failed: .*(Permission denied|Could not open libxenhypfs)" ||
-        fail "$r in the domU: $line"
-done
-for r in raw-get-version raw-read-trace raw-write-tracing_on raw-write-current_tracer; do
-    line=$(tr -d '\r' <$log | grep "DOMU-RESULT $r ")
-    echo "$line" | grep -q "errno=EPERM" || fail "$r in the domU: $line"
-done
+domu_hypfs_refused $log
 # The refusals are FLASK's: Xen logged them.
 n=$(xl dmesg | grep -c "avc:  denied  { hypfs_op } for current=d$domid scontext=system_u:system_r:domU_t ")
 echo "FLASK denials of hypfs_op to d$domid: $n"

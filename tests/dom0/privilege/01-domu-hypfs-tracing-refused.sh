@@ -15,17 +15,7 @@ log=/var/log/xen/console/guest-domu.log
 wait_domu domu 180
 xl destroy domu 2>/dev/null || true
 
-for r in xenhypfs-cat-trace xenhypfs-cat-current_tracer xenhypfs-write-tracing_on \
-         xenhypfs-write-current_tracer xenhypfs-write-trace; do
-    line=$(tr -d '\r' <$log | grep "DOMU-RESULT $r ")
-    # libxenhypfs's open asks get_version first; XSM refuses it (EPERM, below).
-    echo "$line" | grep -qE "failed: .*(Operation not permitted|Could not open libxenhypfs)" ||
-        fail "$r in the domU: $line"
-done
-for r in raw-get-version raw-read-trace raw-write-tracing_on raw-write-current_tracer; do
-    line=$(tr -d '\r' <$log | grep "DOMU-RESULT $r ")
-    echo "$line" | grep -q "errno=EPERM" || fail "$r in the domU: $line"
-done
+domu_hypfs_refused $log
 check_state /tmp/state.before
 # dom0 still can.
 run xenhypfs write $T/tracing_on 1
