@@ -31,7 +31,9 @@ int xdt_writer_open(struct xdt_writer *w, const char *path)
     w->path = path;
     w->size = 0;
     w->err = 0;
-    w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    /* "-": standard output (record refuses a terminal). */
+    w->fd = !strcmp(path, "-") ? fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0)
+            : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if ( w->fd < 0 )
     {
         w->err = errno;
@@ -104,28 +106,82 @@ int xdt_writer_close(struct xdt_writer *w)
 
 /* ---- loading ---- */
 
+/* A pipe or standard input ("-"): read whole into memory. */
+static int read_stream(int fd, const char *path, const uint8_t **data,
+                       size_t *len)
+{
+    uint8_t *buf = NULL;
+    size_t cap = 0, n = 0;
+
+    for ( ;; )
+    {
+        ssize_t r;
+
+        if ( cap - n < 65536 )
+        {
+            uint8_t *b = realloc(buf, cap ? 2 * cap : 1 << 20);
+
+            if ( !b )
+            {
+                free(buf);
+                xdt_err("%s: out of memory", path);
+                return -1;
+            }
+            buf = b;
+            cap = cap ? 2 * cap : 1 << 20;
+        }
+        r = read(fd, buf + n, cap - n);
+        if ( r < 0 && errno == EINTR )
+            continue;
+        if ( r < 0 )
+        {
+            xdt_err("%s: %s", path, strerror(errno));
+            free(buf);
+            return -1;
+        }
+        if ( !r )
+            break;
+        n += r;
+    }
+    *data = buf;
+    *len = n;
+
+    return 0;
+}
+
+/* Returns 1 if the bytes were read into memory, 0 if mapped, -1. */
 static int map_file(const char *path, const uint8_t **data, size_t *len)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    bool in = !strcmp(path, "-");
+    int fd = in ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
     void *p;
 
     if ( fd < 0 || fstat(fd, &st) )
     {
         xdt_err("%s: %s", path, strerror(errno));
-        if ( fd >= 0 )
+        if ( fd >= 0 && !in )
             close(fd);
+        return -1;
+    }
+    if ( S_ISDIR(st.st_mode) )
+    {
+        xdt_err("%s: a directory, not a capture", path);
+        close(fd);
         return -1;
     }
     if ( !S_ISREG(st.st_mode) )
     {
-        xdt_err("%s: not a regular file", path);
-        close(fd);
-        return -1;
+        int rc = read_stream(fd, in ? "standard input" : path, data, len);
+
+        if ( !in )
+            close(fd);
+        return rc ? -1 : 1;
     }
     *len = st.st_size;
     p = *len ? mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
-    close(fd);
+    if ( !in )
+        close(fd);
     if ( p == MAP_FAILED )
     {
         xdt_err("%s: %s", path, strerror(errno));
@@ -270,11 +326,24 @@ int xdt_capture_load_mem(struct xdt_capture *c, const void *data, size_t len,
     memset(c, 0, sizeof(*c));
     c->data = data;
     c->len = len;
-    if ( len < sizeof(fh) || memcmp(c->data, XDT_CAP_MAGIC, 8) )
+    if ( !len )
+    {
+        xdt_err("%s: empty: not an xen-dyntrace capture", path);
+        return rc;
+    }
+    if ( memcmp(c->data, XDT_CAP_MAGIC, len < 8 ? len : 8) )
     {
         xdt_err("%s: not an xen-dyntrace capture (no \"XDTCAPT\" magic "
                 "at byte 0)", path);
         return rc;
+    }
+    if ( len < sizeof(fh) )
+    {
+        /* The start of a capture: cut before its first chunk. */
+        xdt_err("%s: truncated at byte %zu, inside its %u-byte file header: "
+                "no records", path, len, XDT_CAP_HEADER_SIZE);
+        c->truncated = c->header_cut = true;
+        return XDT_EXIT_TRUNCATED;
     }
     memcpy(&fh, c->data, sizeof(fh));
     if ( fh.version != XDT_CAP_VERSION )
@@ -291,6 +360,7 @@ int xdt_capture_load_mem(struct xdt_capture *c, const void *data, size_t len,
         return rc;
     }
 
+    c->whole_bytes = fh.header_size;
     for ( off = fh.header_size; off < len; )
     {
         struct xdt_chunk_header ch;
@@ -305,6 +375,13 @@ int xdt_capture_load_mem(struct xdt_capture *c, const void *data, size_t len,
             break;
         }
         memcpy(&ch, c->data + off, sizeof(ch));
+        if ( ch.len > XDT_CHUNK_MAX )
+        {
+            xdt_err("%s: chunk at byte %zu: length %" PRIu64 ", beyond any "
+                    "chunk's (at most %llu): a corrupt capture", path, off,
+                    (uint64_t)ch.len, XDT_CHUNK_MAX);
+            return rc;
+        }
         if ( ch.len > len - off - sizeof(ch) )
         {
             c->truncated = true;
@@ -377,6 +454,13 @@ int xdt_capture_load_mem(struct xdt_capture *c, const void *data, size_t len,
                 path, (size_t)c->whole_bytes, len, c->records);
         return XDT_EXIT_TRUNCATED;
     }
+    if ( !c->end )
+    {
+        xdt_err("%s: no summary chunk at its end (its recorder was killed, "
+                "or it was cut at a chunk's end); using the %" PRIu64
+                " records it holds", path, c->records);
+        return XDT_EXIT_NOSUMMARY;
+    }
 
     return XDT_EXIT_OK;
 
@@ -391,12 +475,17 @@ int xdt_capture_load(struct xdt_capture *c, const char *path)
     const uint8_t *data = NULL;
     size_t len = 0;
     int rc;
+    bool in_memory;
 
     memset(c, 0, sizeof(*c));
-    if ( map_file(path, &data, &len) )
+    rc = map_file(path, &data, &len);
+    if ( rc < 0 )
         return XDT_EXIT_FAIL;
-    rc = xdt_capture_load_mem(c, data, len, path);
-    c->mapped = true;
+    in_memory = rc;
+    rc = xdt_capture_load_mem(c, data, len,
+                              strcmp(path, "-") ? path : "standard input");
+    c->allocated = in_memory;
+    c->mapped = !in_memory;
 
     return rc;
 }
@@ -492,7 +581,9 @@ static void sift_down(struct cursor **h, size_t n, size_t i)
 
 /*
  * Every event, merged across CPUs by time (ties: lower CPU first), each
- * CPU's in the order read; a loss comes before its CPU's next record.
+ * CPU's in the order read; a loss comes before its CPU's next record.  With
+ * a view, only the events its filter passes, and at most its max_records
+ * records (capped then says some were left).
  * Stops early when fn returns non-zero, and returns that.
  */
 int xdt_capture_iterate(const struct xdt_capture *c,
@@ -519,9 +610,24 @@ int xdt_capture_iterate(const struct xdt_capture *c,
     }
     for ( i = n; i-- > 0; )
         sift_down(heap, n, i);
+    if ( c->view )
+        c->view->shown = 0, c->view->capped = false;
     while ( n && !rc )
     {
-        rc = fn(&heap[0]->ev, arg);
+        const struct xdt_event *e = &heap[0]->ev;
+
+        if ( !c->view || xdt_filter_pass(c->view->filter, c, e) )
+        {
+            if ( c->view && c->view->max_records && !e->lost &&
+                 c->view->shown == c->view->max_records )
+            {
+                c->view->capped = true;
+                break;
+            }
+            if ( c->view )
+                c->view->shown += !e->lost;
+            rc = fn(e, arg);
+        }
         if ( !cursor_load(heap[0]) )
             heap[0] = heap[--n];
         sift_down(heap, n, 0);
@@ -579,5 +685,7 @@ void xdt_capture_free(struct xdt_capture *c)
     free(c->cpu);
     if ( c->mapped && c->len )
         munmap((void *)c->data, c->len);
+    if ( c->allocated )
+        free((void *)c->data);
     memset(c, 0, sizeof(*c));
 }

@@ -2,21 +2,28 @@
 /*
  * export -f json: the Chrome trace-event format, which Perfetto UI,
  * chrome://tracing and speedscope open.  One process ("Xen"), one thread per
- * physical CPU ("pCPU N").  On each CPU:
- *  - every record is an instant event named after the traced function, with
- *    the domain, vCPU, caller and flags as arguments;
- *  - each run of records of one context (d1v0, <idle>) is a complete event
- *    named after it, lasting from the run's first record to 1 ns before the
- *    next run's first record (the last run ends at its last record): on
- *    whose behalf the CPU was working, as far as the traced entries show;
- *  - a loss is an instant event "LOST N EVENTS".
+ * physical CPU ("pCPU N").  Every record becomes a complete event ("X"),
+ * the kind every one of those viewers draws, named after its function
+ * alone: speedscope names a frame after an event's name and its arguments,
+ * so an event has no arguments and its context (d1v0, <idle>) is its
+ * category, which Perfetto shows.  On each CPU:
+ *  - a function record lasts until the CPU's next record (1 ns before it):
+ *    the time until the CPU's next traced call, which is as near as the
+ *    function tracer comes to where the time went; the CPU's last record
+ *    lasts 0;
+ *  - each run of records of one context is a complete event named after
+ *    it, in category "context", from the run's first record to 1 ns before
+ *    the next run's first (the last run ends at its last record): the
+ *    function records of the run nest in it;
+ *  - a loss is an instant event "LOST N EVENTS" (Perfetto shows it;
+ *    speedscope draws no instants).
  * A function_graph capture's records are calls instead: each return (or
  * leaf) is a complete event named after the function, from the call to its
  * return, on a thread of its CPU's own ("pCPU N calls", tid CALLS_TID + N),
  * so that the viewer nests them; an entry record adds nothing (a call whose
  * return was not recorded does not show).
- * Times are microseconds of Xen's system time.  Written to OUT.tmp, then
- * renamed: a failed export leaves no partial OUT.
+ * Times are microseconds of Xen's system time.  report.c decides where the
+ * output goes.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -47,11 +54,48 @@ static void us(FILE *f, uint64_t ns)
     fprintf(f, "%" PRIu64 ".%03u", ns / 1000, (unsigned int)(ns % 1000));
 }
 
+/* A CPU's open context run, and its function record not yet written. */
 struct run {
     bool open;
     uint16_t domid, vcpu;
     uint64_t start, last;
+    bool pending;
+    struct xen_dyntrace_record rec;
 };
+
+/* A complete event: name, category, thread, start and end in ns. */
+static void complete(FILE *f, const char *name, const char *cat,
+                     unsigned int tid, uint64_t start, uint64_t end)
+{
+    fprintf(f, ",\n{\"name\":");
+    json_str(f, name);
+    fprintf(f, ",\"cat\":");
+    json_str(f, cat);
+    fprintf(f, ",\"ph\":\"X\",\"pid\":0,\"tid\":%u,\"ts\":", tid);
+    us(f, start);
+    fprintf(f, ",\"dur\":");
+    us(f, end > start ? end - start : 0);
+    fputc('}', f);
+}
+
+struct json_ctx {
+    FILE *f;
+    const struct xdt_names *n;
+    struct run *runs;
+};
+
+/* The pending function record of a CPU, lasting until end. */
+static void flush_function(struct json_ctx *j, struct run *ru, uint64_t end)
+{
+    char fn[256], ctx[32];
+
+    if ( !ru->pending )
+        return;
+    xdt_name_ip(j->n, ru->rec.ip, fn, sizeof(fn));
+    xdt_context(&ru->rec, ctx, sizeof(ctx));
+    complete(j->f, fn, ctx, ru->rec.cpu, ru->rec.ts, end);
+    ru->pending = false;
+}
 
 static void close_run(FILE *f, unsigned int cpu, struct run *r, uint64_t end)
 {
@@ -61,22 +105,9 @@ static void close_run(FILE *f, unsigned int cpu, struct run *r, uint64_t end)
     if ( !r->open )
         return;
     xdt_context(&rec, ctx, sizeof(ctx));
-    fprintf(f, ",\n{\"name\":");
-    json_str(f, ctx);
-    fprintf(f, ",\"cat\":\"context\",\"ph\":\"X\",\"pid\":0,"
-            "\"tid\":%u,\"ts\":", cpu);
-    us(f, r->start);
-    fprintf(f, ",\"dur\":");
-    us(f, end - r->start);
-    fprintf(f, "}");
+    complete(f, ctx, "context", cpu, r->start, end);
     r->open = false;
 }
-
-struct json_ctx {
-    FILE *f;
-    const struct xdt_names *n;
-    struct run *runs;
-};
 
 /* The calls of pCPU N (function_graph) are thread CALLS_TID + N. */
 #define CALLS_TID 1000
@@ -86,23 +117,12 @@ static int json_call(struct json_ctx *j, const struct xen_dyntrace_record *r)
 {
     uint64_t call = r->parent_ip < r->ts ? r->parent_ip : r->ts;
     char fn[256], ctx[32];
-    FILE *f = j->f;
 
     xdt_name_ip(j->n, r->ip, fn, sizeof(fn));
     xdt_context(r, ctx, sizeof(ctx));
-    fprintf(f, ",\n{\"name\":");
-    json_str(f, fn);
-    fprintf(f, ",\"cat\":\"call\",\"ph\":\"X\",\"pid\":0,\"tid\":%u,"
-               "\"ts\":", CALLS_TID + r->cpu);
-    us(f, call);
-    fprintf(f, ",\"dur\":");
-    us(f, r->ts - call);
-    fprintf(f, ",\"args\":{\"context\":");
-    json_str(f, ctx);
-    fprintf(f, ",\"domain\":%u,\"vcpu\":%u,\"depth\":%u}}", r->domid,
-            r->vcpu, r->depth);
+    complete(j->f, fn, ctx, CALLS_TID + r->cpu, call, r->ts);
 
-    return ferror(f) ? -1 : 0;
+    return ferror(j->f) ? -1 : 0;
 }
 
 static int json_event(const struct xdt_event *e, void *arg)
@@ -110,7 +130,7 @@ static int json_event(const struct xdt_event *e, void *arg)
     struct json_ctx *j = arg;
     const struct xen_dyntrace_record *r = &e->rec;
     struct run *ru = &j->runs[r->cpu];
-    char fn[256], caller[256], ctx[32];
+    uint64_t before = r->ts > 0 ? r->ts - 1 : 0;
     FILE *f = j->f;
 
     if ( e->lost )
@@ -123,100 +143,75 @@ static int json_event(const struct xdt_event *e, void *arg)
         return ferror(f) ? -1 : 0;
     }
     /*
-     * A run ends 1 ns before the next begins: viewers that turn complete
-     * events into begin/end pairs would otherwise nest runs that touch.
+     * The CPU's previous function record ends 1 ns before this one, and a
+     * run 1 ns before the next begins: viewers that turn complete events
+     * into begin/end pairs would otherwise nest events that touch.
      */
+    if ( ru->pending )
+        flush_function(j, ru, ru->rec.ts < r->ts ? before : ru->rec.ts);
     if ( ru->open && (ru->domid != r->domid || ru->vcpu != r->vcpu) )
-        close_run(f, r->cpu, ru, r->ts > ru->start ? r->ts - 1 : r->ts);
+        close_run(f, r->cpu, ru, r->ts > ru->start ? before : r->ts);
     if ( !ru->open )
-        *ru = (struct run){ .open = true, .domid = r->domid,
-                            .vcpu = r->vcpu, .start = r->ts };
+    {
+        ru->open = true;
+        ru->domid = r->domid;
+        ru->vcpu = r->vcpu;
+        ru->start = r->ts;
+    }
     ru->last = r->ts;
     if ( r->flags & XEN_DYNTRACE_FLAG_GRAPH_RET )
         return json_call(j, r);
     if ( r->flags & XEN_DYNTRACE_FLAG_GRAPH_ENT )
         return 0;
-
-    xdt_name_ip(j->n, r->ip, fn, sizeof(fn));
-    xdt_name_parent(j->n, r->parent_ip, caller, sizeof(caller));
-    xdt_context(r, ctx, sizeof(ctx));
-    fprintf(f, ",\n{\"name\":");
-    json_str(f, fn);
-    fprintf(f, ",\"cat\":\"function\",\"ph\":\"i\",\"s\":\"t\",\"pid\":0,"
-               "\"tid\":%u,\"ts\":", r->cpu);
-    us(f, r->ts);
-    fprintf(f, ",\"args\":{\"context\":");
-    json_str(f, ctx);
-    fprintf(f, ",\"domain\":%u,\"vcpu\":%u,\"caller\":", r->domid, r->vcpu);
-    json_str(f, caller);
-    fprintf(f, ",\"flags\":\"%c%c%c\"}}",
-            (r->flags & XEN_DYNTRACE_FLAG_IRQS_OFF) ? 'd' : '.',
-            (r->flags & XEN_DYNTRACE_FLAG_IN_IRQ) ? 'h' : '.',
-            (r->flags & XEN_DYNTRACE_FLAG_IN_NMI) ? 'z' : '.');
+    ru->pending = true;
+    ru->rec = *r;
 
     return ferror(f) ? -1 : 0;
 }
 
 int export_json(const struct xdt_capture *c, const struct xdt_names *n,
-                const char *out)
+                FILE *f)
 {
-    struct json_ctx j = { .n = n };
-    char *tmp = NULL;
+    struct json_ctx j = { .n = n, .f = f };
     unsigned int cpu;
     bool graph;
     int bad;
 
     j.runs = calloc(c->nr_cpus ? c->nr_cpus : 1, sizeof(*j.runs));
-    if ( !j.runs || asprintf(&tmp, "%s.tmp", out) < 0 )
+    if ( !j.runs )
     {
-        free(j.runs);
         xdt_err("export: out of memory");
         return XDT_EXIT_FAIL;
     }
-    j.f = fopen(tmp, "w");
-    if ( !j.f )
-    {
-        xdt_err("export: %s: %s", tmp, strerror(errno));
-        free(j.runs);
-        free(tmp);
-        return XDT_EXIT_FAIL;
-    }
-    fprintf(j.f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
-                 "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,"
-                 "\"args\":{\"name\":\"Xen\"}}");
+    fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
+               "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,"
+               "\"args\":{\"name\":\"Xen\"}}");
     graph = xdt_capture_is_graph(c);
     for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
     {
-        fprintf(j.f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,"
-                     "\"tid\":%u,\"args\":{\"name\":\"pCPU %u\"}}", cpu, cpu);
+        fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,"
+                   "\"tid\":%u,\"args\":{\"name\":\"pCPU %u\"}}", cpu, cpu);
         if ( graph )
-            fprintf(j.f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\","
-                         "\"pid\":0,\"tid\":%u,\"args\":{\"name\":"
-                         "\"pCPU %u calls\"}}", CALLS_TID + cpu, cpu);
+            fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\","
+                       "\"pid\":0,\"tid\":%u,\"args\":{\"name\":"
+                       "\"pCPU %u calls\"}}", CALLS_TID + cpu, cpu);
     }
     bad = xdt_capture_iterate(c, json_event, &j);
     for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
-        close_run(j.f, cpu, &j.runs[cpu], j.runs[cpu].last);
-    fprintf(j.f, "\n]}\n");
-    free(j.runs);
+    {
+        struct run *ru = &j.runs[cpu];
 
-    bad |= fflush(j.f) | ferror(j.f);
-    bad |= fclose(j.f);
+        flush_function(&j, ru, ru->rec.ts);
+        close_run(f, cpu, ru, ru->last);
+    }
+    fprintf(f, "\n]}\n");
+    free(j.runs);
+    bad |= fflush(f) | ferror(f);
     if ( bad )
     {
-        xdt_err("export: writing %s: %s", tmp, strerror(errno));
-        unlink(tmp);
-        free(tmp);
+        xdt_err("export: writing JSON: %s", strerror(errno));
         return XDT_EXIT_FAIL;
     }
-    if ( rename(tmp, out) )
-    {
-        xdt_err("export: %s: %s", out, strerror(errno));
-        unlink(tmp);
-        free(tmp);
-        return XDT_EXIT_FAIL;
-    }
-    free(tmp);
 
     return XDT_EXIT_OK;
 }

@@ -505,14 +505,13 @@ static int page_all(const struct xdt_capture *c, struct page_ctx *pc, int fd)
 }
 
 int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
-                    const char *out)
+                    FILE *f)
 {
     unsigned int page_size = sysconf(_SC_PAGESIZE), cpu, cpus = c->nr_cpus;
     struct pager *pg = calloc(cpus ? cpus : 1, sizeof(*pg));
     struct text kallsyms = { .f = NULL }, cmdlines = { .f = NULL };
     struct page_ctx pc = { .pg = pg };
-    char *tmp_out = NULL, *zeros = NULL;
-    FILE *f = NULL;
+    char *zeros = NULL;
     uint64_t off, data;
     long pos;
     int rc = XDT_EXIT_FAIL;
@@ -545,17 +544,6 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
     if ( text_close(&kallsyms) || text_close(&cmdlines) )
         goto nomem;
 
-    if ( asprintf(&tmp_out, "%s.tmp", out) < 0 )
-    {
-        tmp_out = NULL;
-        goto nomem;
-    }
-    f = fopen(tmp_out, "w");
-    if ( !f )
-    {
-        xdt_err("export: %s: %s", tmp_out, strerror(errno));
-        goto out;
-    }
     put_header(f, page_size, pc.graph, &kallsyms, &cmdlines, cpus);
     /*
      * The table of CPUs, then the trace clock's text (a size and the
@@ -585,21 +573,6 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
     /* Then the pages, written where the table says. */
     if ( page_all(c, &pc, fileno(f)) )
         goto wr;
-    if ( fsync(fileno(f)) )
-        goto wr;
-    rc = fclose(f);
-    f = NULL;
-    if ( rc )
-    {
-        rc = XDT_EXIT_FAIL;
-        goto wr;
-    }
-    if ( rename(tmp_out, out) )
-    {
-        xdt_err("export: %s: %s", out, strerror(errno));
-        rc = XDT_EXIT_FAIL;
-        goto out;
-    }
     rc = XDT_EXIT_OK;
     goto out;
 
@@ -607,12 +580,8 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
     xdt_err("export: %s", strerror(errno));
     goto out;
  wr:
-    xdt_err("export: %s: %s", tmp_out, strerror(errno));
+    xdt_err("export: writing trace.dat: %s", strerror(errno));
  out:
-    if ( f )
-        fclose(f);
-    if ( rc && tmp_out )
-        unlink(tmp_out);
     for ( cpu = 0; pg && cpu < cpus; cpu++ )
         free(pg[cpu].page);
     text_close(&kallsyms);
@@ -624,7 +593,6 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
     if ( pc.seen )
         munmap(pc.seen, PID_LIMIT / 8);
     free(pc.pids);
-    free(tmp_out);
 
     return rc;
 }

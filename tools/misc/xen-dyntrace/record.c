@@ -17,14 +17,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <xenhypfs.h>
-
 #include "xen-dyntrace.h"
 
-#define TRACING "/tracing/"
+#define TRACING XDT_TRACING
+
+#define MAX_TRIGGERS 8
 
 struct rec_opts {
     const char *tracer, *filter, *notrace, *domains, *out;
+    const char *cpumask, *graph, *depth, *thresh;
+    const char *triggers[MAX_TRIGGERS];
+    unsigned int nr_triggers;
+    char **command;             /* -- COMMAND [ARG...], or NULL */
     unsigned long buffer_kb;
     double seconds;
     unsigned int interval_ms;
@@ -41,10 +45,16 @@ struct rec_state {
     char *domains;              /* set_domain_filter as written */
     /* What to put back. */
     char *old_tracer, *old_filter, *old_notrace, *old_domains, *old_kb;
+    char *old_cpumask, *old_graph, *old_depth, *old_thresh;
     bool old_on;
     /* What was written (Xen takes a write whole or not at all). */
     bool wrote_kb, wrote_filter, wrote_notrace, wrote_domains, wrote_tracer;
+    bool wrote_cpumask, wrote_graph, wrote_depth, wrote_thresh;
+    unsigned int wrote_triggers;
     const char *step;           /* the last set-up step done */
+    cpu_set_t affinity;         /* as found, before exclude_self() pins */
+    struct xdt_command cmd;
+    FILE *msg;                  /* the summary's stream: stderr for -o - */
 };
 
 /* The signals that stop a recording (or its set-up); 0 while none came. */
@@ -158,31 +168,18 @@ static double now_s(void)
 
 static char *read_string(struct rec_state *s, const char *file)
 {
-    char path[128], *val;
-
-    snprintf(path, sizeof(path), TRACING "%s", file);
-    while ( !(val = xenhypfs_read(s->fs, path)) && errno == EINTR )
-        ;   /* A signal during the hypercall: read again. */
-
-    return val;
+    return xdt_tracing_read(s->fs, file);
 }
 
 static int set_file(struct rec_state *s, const char *file, const char *val)
 {
-    char path[128];
+    if ( !xdt_tracing_write(s->fs, file, val) )
+        return 0;
+    xdt_err("record: writing '%.60s%s' to %s%s: %s (see %serror_log)",
+            val, strlen(val) > 60 ? "..." : "", XDT_TRACING, file,
+            strerror(errno), XDT_TRACING);
 
-    snprintf(path, sizeof(path), TRACING "%s", file);
-    while ( xenhypfs_write(s->fs, path, val) )
-    {
-        if ( errno == EINTR )   /* A signal (Ctrl-C): the write is retried. */
-            continue;
-        xdt_err("record: writing '%.60s%s' to %s: %s (see %serror_log)",
-                val, strlen(val) > 60 ? "..." : "", path, strerror(errno),
-                TRACING);
-        return -1;
-    }
-
-    return 0;
+    return -1;
 }
 
 /* set_file(), noting in *wrote whether Xen took it. */
@@ -361,6 +358,7 @@ static int exclude_self(struct rec_state *s, const struct rec_opts *o)
             xdt_err("record: sched_getaffinity: %s", strerror(errno));
             return -1;
         }
+        s->affinity = set;
         for ( cpu = CPU_SETSIZE - 1; cpu >= 0 && !CPU_ISSET(cpu, &set); cpu-- )
             ;
         if ( cpu < 0 )
@@ -383,6 +381,18 @@ static int exclude_self(struct rec_state *s, const struct rec_opts *o)
                       : 0;
 }
 
+/* "!FUNC:COMMAND" for a trigger "FUNC:COMMAND[:COUNT]": it removes it. */
+static char *trigger_off(const char *t)
+{
+    const char *c1 = strchr(t, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    char *off;
+
+    if ( asprintf(&off, "!%.*s", (int)(c2 ? c2 - t : (int)strlen(t)), t) < 0 )
+        return NULL;
+
+    return off;
+}
+
 /*
  * Put back what record changed.  After a recording (aborted false) that is
  * the tracer and filters (with -k only our own domain exclusion); tracing
@@ -396,6 +406,7 @@ static void put_back(struct rec_state *s, const struct rec_opts *o,
                      bool aborted)
 {
     sigset_t saved;
+    unsigned int i;
 
     hold_signals(true, &saved);
     /* Our own exclusion is not part of what -k keeps. */
@@ -414,6 +425,26 @@ static void put_back(struct rec_state *s, const struct rec_opts *o,
         set_file(s, "set_function_notrace", s->old_notrace);
     if ( s->wrote_domains && s->old_domains )
         set_file(s, "set_domain_filter", s->old_domains);
+    /* Our triggers off; the filter's text as found brings back its own. */
+    for ( i = 0; i < s->wrote_triggers; i++ )
+    {
+        char *off = trigger_off(o->triggers[i]);
+
+        if ( off )
+            set_file(s, "set_function_filter", off);
+        free(off);
+    }
+    if ( s->wrote_triggers && !s->wrote_filter && s->old_filter &&
+         *s->old_filter )
+        set_file(s, "set_function_filter", s->old_filter);
+    if ( s->wrote_cpumask && s->old_cpumask )
+        set_file(s, "tracing_cpumask", s->old_cpumask);
+    if ( s->wrote_graph && s->old_graph )
+        set_file(s, "set_graph_function", s->old_graph);
+    if ( s->wrote_depth && s->old_depth )
+        set_file(s, "max_graph_depth", s->old_depth);
+    if ( s->wrote_thresh && s->old_thresh )
+        set_file(s, "tracing_thresh", s->old_thresh);
     if ( aborted && s->wrote_kb && s->old_kb )
         set_file(s, "buffer_size_kb", s->old_kb);
     if ( aborted && s->old_on )
@@ -446,6 +477,25 @@ static int write_meta(struct rec_state *s, const struct rec_opts *o)
         fprintf(m, "domains=%s\n", s->domains);
     if ( s->self_vcpu >= 0 )
         fprintf(m, "self=d0v%d\n", s->self_vcpu);
+    if ( o->cpumask )
+        fprintf(m, "cpumask=%s\n", o->cpumask);
+    if ( o->graph )
+        fprintf(m, "graph_function=%s\n", o->graph);
+    if ( o->depth )
+        fprintf(m, "max_graph_depth=%s\n", o->depth);
+    if ( o->thresh )
+        fprintf(m, "tracing_thresh=%s\n", o->thresh);
+    for ( i = 0; i < o->nr_triggers; i++ )
+        fprintf(m, "trigger=%s\n", o->triggers[i]);
+    if ( o->command )
+    {
+        char **a;
+
+        fprintf(m, "command=");
+        for ( a = o->command; *a; a++ )
+            fprintf(m, "%s%s", a == o->command ? "" : " ", *a);
+        fprintf(m, "\n");
+    }
     kb = read_string(s, "buffer_size_kb");
     if ( kb )
         fprintf(m, "buffer_size_kb=%s\n", kb);
@@ -478,37 +528,55 @@ static void usage(FILE *f)
 {
     fprintf(f,
 "usage: xen-dyntrace record [-p TRACER] [-l FILTER] [-n NOTRACE]\n"
-"                           [-d DOMAINS] [-b KB] [-t SECONDS] [-i MS]\n"
-"                           [-o FILE] [-k] [-q] [--no-filter]\n"
-"  -p TRACER   tracer to run (default: function)\n"
+"                           [-d DOMAINS] [-M CPUMASK] [-g FUNC]\n"
+"                           [--max-depth N] [--thresh US] [--trigger T]\n"
+"                           [-b KB] [-t SECONDS] [-i MS] [-o FILE] [-k]\n"
+"                           [-q] [--no-filter] [[--] COMMAND [ARG...]]\n"
+"  -p TRACER   tracer to run (default: function; function_graph with -g or\n"
+"              --max-depth)\n"
 "  -l FILTER   set_function_filter, e.g. '*' or 'do_* !do_softirq'\n"
 "  -n NOTRACE  set_function_notrace\n"
 "  -d DOMAINS  set_domain_filter, e.g. 'd1 d2v0'\n"
+"  -M CPUMASK  tracing_cpumask: the pCPUs traced, in hex (e.g. 3)\n"
+"  -g FUNC     set_graph_function: graph only calls below FUNC (patterns)\n"
+"  --max-depth N  max_graph_depth (function_graph)\n"
+"  --thresh US    tracing_thresh: only calls lasting US microseconds or\n"
+"              more (function_graph)\n"
+"  --trigger T a trigger, FUNC:traceoff[:N] or FUNC:traceon[:N] (may\n"
+"              repeat): with traceon ones only, tracing starts off and the\n"
+"              trigger starts it; a traceoff that fires ends the recording\n"
 "  -b KB       buffer_size_kb (per CPU) before starting\n"
-"  -t SECONDS  stop after SECONDS (default: at Ctrl-C)\n"
+"  -t SECONDS  stop after SECONDS (default: at Ctrl-C or COMMAND's end)\n"
 "  -i MS       poll interval in milliseconds (default: 100)\n"
-"  -o FILE     capture file (default: xen-dyntrace.dat)\n"
+"  -o FILE     capture file (default: xen-dyntrace.dat; - is standard\n"
+"              output, which must not be a terminal)\n"
 "  -k          keep the tracer and filters set afterwards (tracing off)\n"
 "  -q          no progress line\n"
 "  --no-filter also trace the dom0 vCPU this command runs on (by default it\n"
 "              pins itself to one and adds '!d0vN' to the domain filter, as\n"
-"              trace-cmd leaves out its own PID)\n");
+"              trace-cmd leaves out its own PID)\n"
+"  COMMAND     run it once tracing is on and stop when it ends; its exit\n"
+"              status is record's (128+N if signal N killed it)\n");
 }
 
 static int parse_opts(int argc, char **argv, struct rec_opts *o)
 {
+    enum { OPT_DEPTH = 256, OPT_THRESH, OPT_TRIGGER };
     static const struct option longs[] = {
         { "no-filter", no_argument, NULL, 'F' },
+        { "max-depth", required_argument, NULL, OPT_DEPTH },
+        { "thresh", required_argument, NULL, OPT_THRESH },
+        { "trigger", required_argument, NULL, OPT_TRIGGER },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     int c;
     char *e;
+    bool graph = false;
 
-    *o = (struct rec_opts){ .tracer = "function", .out = "xen-dyntrace.dat",
-                            .interval_ms = 100 };
+    *o = (struct rec_opts){ .out = "xen-dyntrace.dat", .interval_ms = 100 };
     optind = 1;
-    while ( (c = getopt_long(argc, argv, "p:l:n:d:b:t:i:o:kqh", longs,
+    while ( (c = getopt_long(argc, argv, "+p:l:n:d:b:t:i:o:M:g:kqh", longs,
                              NULL)) != -1 )
     {
         switch ( c )
@@ -521,6 +589,48 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
         case 'k': o->keep = true; break;
         case 'q': o->quiet = true; break;
         case 'F': o->no_filter = true; break;
+        case 'M': o->cpumask = optarg; break;
+        case 'g': o->graph = optarg; graph = true; break;
+        case OPT_DEPTH:
+        case OPT_THRESH:
+        {
+            unsigned long v;
+
+            errno = 0;
+            v = strtoul(optarg, &e, 10);
+            if ( errno || e == optarg || *e || optarg[0] == '-' ||
+                 v > 0xffffffffUL )
+            {
+                xdt_err("record: --%s %s: not a number",
+                        c == OPT_DEPTH ? "max-depth" : "thresh", optarg);
+                return XDT_EXIT_USAGE;
+            }
+            if ( c == OPT_DEPTH )
+                o->depth = optarg, graph = true;
+            else
+                o->thresh = optarg;
+            break;
+        }
+        case OPT_TRIGGER:
+        {
+            const char *colon = strchr(optarg, ':');
+
+            if ( !colon || colon == optarg ||
+                 (strncmp(colon + 1, "traceon", 7) &&
+                  strncmp(colon + 1, "traceoff", 8)) )
+            {
+                xdt_err("record: --trigger %s: not FUNC:traceon[:N] or "
+                        "FUNC:traceoff[:N]", optarg);
+                return XDT_EXIT_USAGE;
+            }
+            if ( o->nr_triggers == MAX_TRIGGERS )
+            {
+                xdt_err("record: at most %u --trigger", MAX_TRIGGERS);
+                return XDT_EXIT_USAGE;
+            }
+            o->triggers[o->nr_triggers++] = optarg;
+            break;
+        }
         case 'b':
             errno = 0;
             o->buffer_kb = strtoul(optarg, &e, 10);
@@ -532,7 +642,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
             break;
         case 't':
             o->seconds = strtod(optarg, &e);
-            if ( e == optarg || *e || o->seconds <= 0 || o->seconds > 1e7 )
+            if ( e == optarg || *e || !(o->seconds > 0) || o->seconds > 1e7 )
             {
                 xdt_err("record: -t %s: not a duration in seconds", optarg);
                 return XDT_EXIT_USAGE;
@@ -559,43 +669,108 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
             return XDT_EXIT_USAGE;
         }
     }
-    if ( optind != argc )
+    if ( optind < argc )
+        o->command = argv + optind;
+    if ( !o->tracer )
+        o->tracer = graph ? "function_graph" : "function";
+    if ( !strcmp(o->out, "-") && isatty(STDOUT_FILENO) )
     {
-        xdt_err("record: unexpected argument '%s'", argv[optind]);
-        usage(stderr);
+        xdt_err("record: -o -: standard output is a terminal; give a file "
+                "or a pipe");
         return XDT_EXIT_USAGE;
     }
 
     return XDT_EXIT_OK;
 }
 
+/* Do the triggers alone start tracing (every one a traceon)? */
+static bool started_by_trigger(const struct rec_opts *o)
+{
+    unsigned int i;
+
+    for ( i = 0; i < o->nr_triggers; i++ )
+        if ( !strstr(o->triggers[i], ":traceon") )
+            return false;
+
+    return o->nr_triggers;
+}
+
+/* Each --trigger, written to set_function_filter; counted as taken. */
+static int set_triggers(struct rec_state *s, const struct rec_opts *o)
+{
+    unsigned int i;
+
+    for ( i = 0; i < o->nr_triggers; i++ )
+    {
+        if ( set_file(s, "set_function_filter", o->triggers[i]) )
+            return -1;
+        s->wrote_triggers++;
+    }
+
+    return 0;
+}
+
+/* -g, --max-depth, --thresh. */
+static int set_graph(struct rec_state *s, const struct rec_opts *o)
+{
+    return (o->graph && set_noted(s, "set_graph_function", o->graph,
+                                  &s->wrote_graph)) ||
+           (o->depth && set_noted(s, "max_graph_depth", o->depth,
+                                  &s->wrote_depth)) ||
+           (o->thresh && set_noted(s, "tracing_thresh", o->thresh,
+                                   &s->wrote_thresh)) ? -1 : 0;
+}
+
+/*
+ * The command's pCPUs... its dom0 vCPUs: every one record may run on but
+ * the one it excludes (if that leaves any), so that what the command makes
+ * Xen do is recorded.
+ */
+static int start_command(struct rec_state *s, const struct rec_opts *o)
+{
+    cpu_set_t set = s->affinity;
+
+    if ( s->self_vcpu >= 0 )
+    {
+        CPU_CLR(s->self_vcpu, &set);
+        if ( !CPU_COUNT(&set) )
+        {
+            set = s->affinity;
+            if ( !o->quiet )
+                xdt_err("record: dom0 has one vCPU, d0v%d, and it is not "
+                        "recorded: what %s makes Xen do there is not in the "
+                        "capture (--no-filter records it)", s->self_vcpu,
+                        o->command[0]);
+        }
+    }
+
+    return xdt_command_start(&s->cmd, o->command,
+                             s->self_vcpu >= 0 ? &set : NULL);
+}
+
 int cmd_record(int argc, char **argv)
 {
     struct rec_opts o;
     struct rec_state s = { .w = { .fd = -1 }, .self_vcpu = -1,
-                           .step = "start" };
+                           .step = "start", .cmd = { .pid = -1, .go = -1 } };
     double t0, t_end, next_progress, elapsed;
-    bool progress;
+    bool progress, seen_on;
     int rc = parse_opts(argc, argv, &o), failed = 0;
     char kb[32];
 
     if ( rc )
         return rc;
     progress = !o.quiet && isatty(STDERR_FILENO);
+    s.msg = strcmp(o.out, "-") ? stdout : stderr;
     catch_signals();
 
-    s.fs = xenhypfs_open(NULL, 0);
+    s.fs = xdt_tracing_open("record");
     if ( !s.fs )
-    {
-        xdt_err("record: cannot open HypFS: %s (run as root in dom0)",
-                strerror(errno));
         return XDT_EXIT_FAIL;
-    }
     s.old_tracer = read_string(&s, "current_tracer");
     if ( !s.old_tracer )
     {
-        xdt_err("record: %scurrent_tracer: %s (a Xen without the tracer?)",
-                TRACING, strerror(errno));
+        xdt_err("record: %scurrent_tracer: %s", TRACING, strerror(errno));
         xenhypfs_close(s.fs);
         return XDT_EXIT_FAIL;
     }
@@ -610,6 +785,15 @@ int cmd_record(int argc, char **argv)
         goto out;
     }
     s.old_kb = read_string(&s, "buffer_size_kb");
+    /* Only what is asked for: a Xen without a file refuses its option. */
+    if ( o.cpumask && !(s.old_cpumask = read_string(&s, "tracing_cpumask")) )
+        goto no_file;
+    if ( o.graph && !(s.old_graph = read_string(&s, "set_graph_function")) )
+        goto no_file;
+    if ( o.depth && !(s.old_depth = read_string(&s, "max_graph_depth")) )
+        goto no_file;
+    if ( o.thresh && !(s.old_thresh = read_string(&s, "tracing_thresh")) )
+        goto no_file;
     {
         char *on = read_string(&s, "tracing_on");
 
@@ -634,6 +818,13 @@ int cmd_record(int argc, char **argv)
          (o.notrace &&
           setup_step(&s, "notrace", set_noted(&s, "set_function_notrace",
                                               o.notrace, &s.wrote_notrace))) ||
+         (o.nr_triggers &&
+          setup_step(&s, "trigger", set_triggers(&s, &o))) ||
+         ((o.graph || o.depth || o.thresh) &&
+          setup_step(&s, "graph", set_graph(&s, &o))) ||
+         (o.cpumask &&
+          setup_step(&s, "cpumask", set_noted(&s, "tracing_cpumask",
+                                              o.cpumask, &s.wrote_cpumask))) ||
          ((o.domains || !o.no_filter) &&
           setup_step(&s, "domains", exclude_self(&s, &o))) ||
          setup_step(&s, "tracer", set_noted(&s, "current_tracer", o.tracer,
@@ -648,12 +839,22 @@ int cmd_record(int argc, char **argv)
             xdt_err("record: %s: %s", o.out, strerror(s.w.err));
         goto abort;
     }
-    if ( setup_step(&s, "output", 0) )
+    if ( setup_step(&s, "output", 0) ||
+         (o.command && setup_step(&s, "command", start_command(&s, &o))) )
         goto abort;
+    if ( s.self_vcpu >= 0 && !o.quiet )
+        xdt_err("record: not recording d0v%d, the dom0 vCPU it runs on "
+                "(--no-filter records it)", s.self_vcpu);
 
-    /* From here on a stop signal ends the recording: what was read is kept. */
-    if ( set_file(&s, "tracing_on", "1") )
+    /*
+     * From here on a stop signal ends the recording: what was read is kept.
+     * Triggers that are all traceon start it themselves.
+     */
+    seen_on = !started_by_trigger(&o);
+    if ( seen_on && set_file(&s, "tracing_on", "1") )
         goto abort;
+    if ( o.command && xdt_command_go(&s.cmd) )
+        xdt_err("record: starting %s: %s", o.command[0], strerror(errno));
     test_pause("on");
     t0 = now_s();
     t_end = o.seconds > 0 ? t0 + o.seconds : 0;
@@ -664,8 +865,26 @@ int cmd_record(int argc, char **argv)
 
         if ( t_end && round >= t_end )
             break;
+        if ( o.command && xdt_command_ended(&s.cmd, false) )
+            break;
         if ( read_round(&s, false) )
             failed = 1;
+        if ( o.nr_triggers && !failed )
+        {
+            /* A traceoff that fired ends it; a traceon that did, starts. */
+            char *on = read_string(&s, "tracing_on");
+            bool is_on = on && !strcmp(on, "1");
+
+            free(on);
+            if ( is_on )
+                seen_on = true;
+            else if ( seen_on )
+            {
+                if ( !o.quiet )
+                    xdt_err("record: tracing turned off by a trigger");
+                break;
+            }
+        }
         if ( progress && round >= next_progress )
         {
             elapsed = round - t0;
@@ -693,6 +912,8 @@ int cmd_record(int argc, char **argv)
 
     /* Stop, then take what the buffers still hold. */
     set_file(&s, "tracing_on", "0");
+    if ( o.command && stop_requested && !xdt_command_ended(&s.cmd, false) )
+        xdt_command_signal(&s.cmd, stop_requested);
     if ( !failed && read_round(&s, true) )
         failed = 1;
     if ( !failed )
@@ -724,18 +945,32 @@ int cmd_record(int argc, char **argv)
     }
     put_back(&s, &o, false);
 
-    printf("record: seconds=%.1f records=%" PRIu64 " lost=%" PRIu64
-           " rate=%.0f/s\n", elapsed, s.records, s.lost,
-           elapsed > 0 ? s.records / elapsed : 0.0);
+    fprintf(s.msg, "record: seconds=%.1f records=%" PRIu64 " lost=%" PRIu64
+            " rate=%.0f/s\n", elapsed, s.records, s.lost,
+            elapsed > 0 ? s.records / elapsed : 0.0);
     if ( s.eagain )
-        printf("record: %" PRIu64 " reads lost a race to another consumer "
-               "of the same pipe (records it took are not in %s)\n",
-               s.eagain, o.out);
+        fprintf(s.msg, "record: %" PRIu64 " reads lost a race to another "
+                "consumer of the same pipe (records it took are not in %s)\n",
+                s.eagain, o.out);
     rc = failed ? XDT_EXIT_FAIL : XDT_EXIT_OK;
+    if ( o.command )
+    {
+        xdt_command_ended(&s.cmd, true);
+        if ( !failed )
+            rc = xdt_command_exit_status(&s.cmd);
+    }
+    goto out;
+
+ no_file:
+    xdt_err("record: this Xen has no %s for that option: %s", TRACING,
+            strerror(errno));
+    rc = XDT_EXIT_USAGE;
     goto out;
 
  abort:
     /* Nothing recorded: put everything back, leave no capture behind. */
+    if ( o.command )
+        xdt_command_cancel(&s.cmd);
     put_back(&s, &o, true);
     if ( s.w.fd >= 0 )
     {
@@ -768,6 +1003,10 @@ int cmd_record(int argc, char **argv)
     free(s.old_domains);
     free(s.old_kb);
     free(s.domains);
+    free(s.old_cpumask);
+    free(s.old_graph);
+    free(s.old_depth);
+    free(s.old_thresh);
     xenhypfs_close(s.fs);
 
     return rc;

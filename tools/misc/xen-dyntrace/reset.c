@@ -13,13 +13,10 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-#include <xenhypfs.h>
 
 #include "xen-dyntrace.h"
 
-#define TRACING "/tracing/"
+#define TRACING XDT_TRACING
 
 struct reset {
     xenhypfs_handle *fs;
@@ -30,36 +27,12 @@ struct reset {
 /* A file's value, NULL with errno (ENOENT: this Xen has no such file). */
 static char *get(struct reset *r, const char *file)
 {
-    char path[128], *val;
-
-    snprintf(path, sizeof(path), TRACING "%s", file);
-    while ( !(val = xenhypfs_read(r->fs, path)) && errno == EINTR )
-        ;
-
-    return val;
+    return xdt_tracing_read(r->fs, file);
 }
 
-/*
- * Write a file; a write that found another one under way (EBUSY) is tried
- * again for up to 2 s.  Returns 0, or -1 with errno (not reported).
- */
 static int put_quiet(struct reset *r, const char *file, const char *val)
 {
-    struct timespec ts = { .tv_nsec = 10 * 1000 * 1000 };
-    char path[128];
-    unsigned int busy = 0;
-
-    snprintf(path, sizeof(path), TRACING "%s", file);
-    while ( xenhypfs_write(r->fs, path, val) )
-    {
-        if ( errno == EINTR )
-            continue;
-        if ( errno != EBUSY || ++busy > 200 )
-            return -1;
-        nanosleep(&ts, NULL);
-    }
-
-    return 0;
+    return xdt_tracing_write(r->fs, file, val);
 }
 
 static int put(struct reset *r, const char *file, const char *val)
@@ -344,22 +317,9 @@ int cmd_reset(int argc, char **argv)
     sigprocmask(SIG_BLOCK, &hold, NULL);
     signal(SIGPIPE, SIG_IGN);
 
-    r.fs = xenhypfs_open(NULL, 0);
+    r.fs = xdt_tracing_open("reset");
     if ( !r.fs )
-    {
-        xdt_err("reset: cannot open HypFS: %s (run as root in dom0)",
-                strerror(errno));
         return XDT_EXIT_FAIL;
-    }
-    log = get(&r, "current_tracer");
-    if ( !log )
-    {
-        xdt_err("reset: %scurrent_tracer: %s (a Xen without the tracer?)",
-                TRACING, strerror(errno));
-        xenhypfs_close(r.fs);
-        return XDT_EXIT_FAIL;
-    }
-    free(log);
     /* error_log as found: only the user's lines are worth a message. */
     log = get(&r, "error_log");
     /* Counted now: switching the tracer to nop clears the buffers too. */

@@ -23,6 +23,7 @@
 #define XDT_EXIT_USAGE     2
 #define XDT_EXIT_BADFILE   3   /* not a capture, or a version we cannot read */
 #define XDT_EXIT_TRUNCATED 4   /* records up to the truncation were used */
+#define XDT_EXIT_NOSUMMARY 5   /* whole, but no summary: the recorder died */
 /* + N: record stopped by signal N in its set-up */
 #define XDT_EXIT_SIGNAL    128
 
@@ -47,6 +48,11 @@
 #define XDT_CAP_VERSION     1
 #define XDT_CAP_HEADER_SIZE 32
 #define XDT_CHUNK_HEADER_SIZE 16
+/*
+ * No chunk is longer: record's largest is one raw read (HypFS hands out at
+ * most a few MiB).  A longer length is corruption, not a cut.
+ */
+#define XDT_CHUNK_MAX       (1ULL << 30)
 
 enum xdt_chunk_type {
     XDT_CHUNK_META = 1,         /* text: key=value lines */
@@ -98,6 +104,42 @@ const char *xdt_symtab_lookup(const struct xdt_symtab *t, uint64_t addr,
                               uint64_t *off);
 void xdt_symtab_free(struct xdt_symtab *t);
 
+/* Which records report and export show (filter.c). */
+struct xdt_dom_word {
+    uint16_t domid;
+    int vcpu;                   /* -1: every vCPU */
+    bool neg;
+};
+
+struct xdt_filter {
+    uint8_t *cpus;              /* a bit per CPU, or NULL: every CPU */
+    struct xdt_dom_word *doms;
+    size_t nr_doms, dom_pos;    /* words, of which without '!' */
+    char **funcs;
+    size_t nr_funcs, func_pos;
+    uint64_t from, to;
+    bool has_from, has_to;
+};
+
+/* A filter and a bound on the records shown; iterate counts them. */
+struct xdt_view {
+    const struct xdt_filter *filter;
+    uint64_t max_records;       /* 0: no bound */
+    uint64_t shown;             /* records the last iterate handed on */
+    bool capped;                /* it stopped at max_records */
+};
+
+struct xdt_capture;
+struct xdt_event;
+int xdt_filter_cpus(struct xdt_filter *f, const char *list);
+int xdt_filter_domains(struct xdt_filter *f, const char *words);
+int xdt_filter_funcs(struct xdt_filter *f, const char *patterns);
+int xdt_parse_time(const char *s, uint64_t *ns);
+bool xdt_filter_active(const struct xdt_filter *f);
+bool xdt_filter_pass(const struct xdt_filter *f, const struct xdt_capture *c,
+                     const struct xdt_event *e);
+void xdt_filter_free(struct xdt_filter *f);
+
 /* Reading (report, export). */
 struct xdt_event {
     bool lost;                  /* a loss marker: count in rec.ip */
@@ -115,6 +157,7 @@ struct xdt_capture {
     const uint8_t *data;        /* the file, mapped (or the caller's bytes) */
     size_t len;
     bool mapped;                /* data is the file's mapping, ours to unmap */
+    bool allocated;             /* data was read (a pipe), ours to free */
     char *meta;                 /* META chunk text, NUL-terminated */
     char *end;                  /* END chunk text, or NULL if absent */
     struct xdt_symtab funcs;    /* from the FUNCS chunk */
@@ -122,7 +165,9 @@ struct xdt_capture {
     unsigned int nr_cpus;       /* highest CPU seen + 1 */
     uint64_t records, lost;
     bool truncated;
+    bool header_cut;            /* cut inside the file header: nothing */
     uint64_t whole_bytes;       /* bytes of whole chunks */
+    struct xdt_view *view;      /* what iterate hands on, or NULL: all */
 };
 
 /*
@@ -155,17 +200,59 @@ void xdt_name_parent(const struct xdt_names *n, uint64_t ip, char *buf,
                      size_t len);
 void xdt_context(const struct xen_dyntrace_record *r, char *buf, size_t len);
 
+/*
+ * /tracing (tracing.c; commands that talk to Xen).  Built without
+ * libxenhypfs (make NO_HYPFS=1), the tool has report and export only.
+ */
+#define XDT_TRACING "/tracing/"
+#ifndef XDT_NO_HYPFS
+#include <stdlib.h>
+#include <xenhypfs.h>
+
+/* Opened, and /tracing there; NULL after saying why (cmd: who asks). */
+xenhypfs_handle *xdt_tracing_open(const char *cmd);
+/* A file's text (free() it), NULL with errno (ENOENT: no such file). */
+char *xdt_tracing_read(xenhypfs_handle *fs, const char *file);
+/* 0, or -1 with errno (not reported). */
+int xdt_tracing_write(xenhypfs_handle *fs, const char *file, const char *val);
+#endif
+
+/* The command traced for its lifetime (command.c). */
+#include <sched.h>
+#include <sys/types.h>
+
+struct xdt_command {
+    pid_t pid;
+    int go;                     /* the pipe that lets it run */
+    int status;                 /* waitpid()'s, once done */
+    bool done;
+};
+
+/* Forked, held until xdt_command_go(); cpus: its affinity, or NULL. */
+int xdt_command_start(struct xdt_command *cmd, char **argv,
+                      const cpu_set_t *cpus);
+int xdt_command_go(struct xdt_command *cmd);
+bool xdt_command_ended(struct xdt_command *cmd, bool wait);
+void xdt_command_cancel(struct xdt_command *cmd);
+void xdt_command_signal(struct xdt_command *cmd, int sig);
+/* As a shell's $?: its status, 128 + N for signal N. */
+int xdt_command_exit_status(const struct xdt_command *cmd);
+
 /* Commands. */
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
 int xdt_report_print(const struct xdt_capture *c, const struct xdt_names *n,
                      bool ns);
+/* Write the whole export to f (trace.dat: a seekable file at offset 0). */
 int export_json(const struct xdt_capture *c, const struct xdt_names *n,
-                const char *out);
+                FILE *f);
 int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
-                    const char *out);
+                    FILE *f);
 
 void xdt_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -41,6 +41,8 @@ static unsigned int cf_check print_record(
     const struct xen_dyntrace_record *r, const struct xen_dyntrace_record *end)
 {
     char ctx[CONTEXT_MAX];
+    /* Microseconds rounded to the nearest, as Linux's ftrace prints them. */
+    uint64_t us = (r->ts + 500) / 1000;
 
     if ( r->domid == DOMID_IDLE )
         safe_strcpy(ctx, "<idle>");
@@ -52,8 +54,8 @@ static unsigned int cf_check print_record(
                          (r->flags & XEN_DYNTRACE_FLAG_IRQS_OFF) ? 'd' : '.',
                          (r->flags & XEN_DYNTRACE_FLAG_IN_IRQ) ? 'h' : '.',
                          (r->flags & XEN_DYNTRACE_FLAG_IN_NMI) ? 'z' : '.',
-                         (unsigned long)(r->ts / SECONDS(1)),
-                         (unsigned long)((r->ts % SECONDS(1)) / 1000),
+                         (unsigned long)(us / 1000000),
+                         (unsigned long)(us % 1000000),
                          dt_symbol_cached(&c->func, r->ip),
                          dt_symbol_cached(&c->caller, r->parent_ip));
 
