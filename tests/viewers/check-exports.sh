@@ -3,12 +3,15 @@
 # tests/dom0/record/02-capture-for-the-host.sh printed into the serial LOG (gzip + base64, with its
 # size and sha256), and opens what xen-dyntrace exports from it with real clients:
 #   - trace.dat: Debian's `trace-cmd report` must list the same records as `xen-dyntrace report`
-#     (count, and per record, in order: CPU, timestamp, function, and the task d<D>v<V>/<idle>);
-#   - JSON: it must parse, hold one instant event per record and one thread per pCPU, and open in
-#     speedscope (npm registry) in Debian's Chromium, headless (speedscope-check.cjs), which saves
-#     a screenshot;
+#     (count, and per record, in order: CPU, timestamp, function, and the task d<D>v<V>/<idle>),
+#     line for line, in nanoseconds (-t) and in microseconds (both round them);
+#   - JSON: it must parse, hold one slice per record named after its function alone and one
+#     thread per pCPU, and open in speedscope (npm registry) in Debian's Chromium, headless
+#     (speedscope-check.cjs), whose sandwich view must list the capture's busiest functions by
+#     name; it saves screenshots;
 #   - and record/04's function_graph capture (XDTGRAPH lines): its trace.dat events, read back raw
-#     by trace-cmd, against the capture's records.
+#     by trace-cmd, against the capture's records; its JSON in speedscope, the calls of a pCPU
+#     listed by name.
 # Prints TAP lines "ok BUILD/ARCH/record/host-..." and writes its files to BUILD_DIR/ARCH/exports.
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/lib/common.sh"
@@ -101,6 +104,19 @@ if "$tool" export -f trace.dat --symbols "$out/xen.map" -o "$out/capture.trace.d
         diff "$out/ours.cmp" "$out/theirs.cmp" | head -n 6 >&2 || true
         failed "trace.dat: trace-cmd report lists $n records, xen-dyntrace report $records, or they differ (see $out)"
     fi
+    # Microseconds (no -t): both round to the nearest, as ftrace does.
+    "$tool" report --symbols "$out/xen.map" "$cap" >"$out/report-us.txt"
+    trace-cmd report -i "$out/capture.trace.dat" >"$out/trace-cmd-us.txt" 2>/dev/null
+    sed -nE 's/^ *([^ ]+) \[([0-9]+)\] [^ ]+ +([0-9]+\.[0-9]+): ([^ ]+) <-.*/\2 \3 \4 \1/p' \
+        "$out/report-us.txt" >"$out/ours-us.cmp"
+    sed -nE 's/^ *(.+)-[0-9]+ +\[([0-9]+)\] +([0-9]+\.[0-9]+): function: +([^ ]+).*/\2 \3 \4 \1/p' \
+        "$out/trace-cmd-us.txt" >"$out/theirs-us.cmp"
+    if [ "$(wc -l <"$out/theirs-us.cmp")" = "$records" ] && cmp -s "$out/ours-us.cmp" "$out/theirs-us.cmp"; then
+        pass "trace.dat: trace-cmd report and xen-dyntrace report agree line for line in microseconds too ($records records: CPU, rounded time, function, task)"
+    else
+        diff "$out/ours-us.cmp" "$out/theirs-us.cmp" | head -n 6 >&2 || true
+        failed "trace.dat: trace-cmd report and xen-dyntrace report differ in microseconds (see $out)"
+    fi
 else
     cat "$out/export.err" "$out/trace-cmd.err" 2>/dev/null | head -n 5 >&2
     failed "trace.dat: export or trace-cmd report failed"
@@ -108,20 +124,27 @@ fi
 
 # JSON: well-formed, the right events, then a real viewer.
 if "$tool" export -f json --symbols "$out/xen.map" -o "$out/capture.json" "$cap" 2>"$out/export.err" &&
-    python3 - "$out/capture.json" "$records" "$cpus" <<'PY'
+    python3 - "$out/capture.json" "$records" "$cpus" "$out/top-names" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 ev = d["traceEvents"]
-inst = [e for e in ev if e.get("ph") == "i" and e.get("cat") == "function"]
+funcs = [e for e in ev if e.get("ph") == "X" and e.get("cat") != "context" and e["tid"] < 1000]
 threads = {e["tid"] for e in ev if e.get("ph") == "M" and e["name"] == "thread_name"}
-spans = [e for e in ev if e.get("ph") == "X"]
-ok = len(inst) == int(sys.argv[2]) and len(threads) == int(sys.argv[3]) and spans and \
-    all(e["dur"] >= 0 for e in spans) and all("domain" in e["args"] and "vcpu" in e["args"] for e in inst)
-print(f"json: {len(inst)} instant events, {len(spans)} context spans, {len(threads)} threads")
-sys.exit(0 if ok else 1)
+spans = [e for e in ev if e.get("cat") == "context"]
+ok = len(funcs) == int(sys.argv[2]) and len(threads) == int(sys.argv[3]) and spans and \
+    all(e["dur"] >= 0 for e in spans + funcs) and not [e for e in funcs if "args" in e or " " in e["name"]]
+# The busiest functions of the busiest pCPU (speedscope's first profile is pCPU 0): by time.
+cpu0 = {}
+for e in funcs:
+    if e["tid"] == 0:
+        cpu0[e["name"]] = cpu0.get(e["name"], 0) + e["dur"]
+top = sorted(cpu0, key=lambda k: -cpu0[k])[:3]
+open(sys.argv[4], "w").write(",".join(top))
+print(f"json: {len(funcs)} function slices, {len(spans)} context spans, {len(threads)} threads; pCPU 0's busiest: {top}")
+sys.exit(0 if ok and top else 1)
 PY
 then
-    pass "json: one instant event per record ($records), one thread per pCPU ($cpus), context spans with durations"
+    pass "json: one slice per record ($records), named after its function alone (no args), one thread per pCPU ($cpus), context spans with durations"
 else
     failed "json: malformed or not matching the capture"
 fi
@@ -135,8 +158,8 @@ fi
 threads=()
 for ((c = 0; c < ${cpus:-0}; c++)); do threads+=("pCPU $c"); done
 if node "$REPO_ROOT/tests/viewers/speedscope-check.cjs" "$viewers" "$out/capture.json" \
-    "$out/speedscope.png" "${threads[@]}" >"$out/speedscope.out" 2>&1; then
-    pass "speedscope: in headless Chromium it opens the JSON: $(grep -c '^ok' "$out/speedscope.out") checks ($(grep 'colours' "$out/speedscope.out" | sed 's/.*(\(.*\))/\1/'))"
+    "$out/speedscope-function" "$(cat "$out/top-names" 2>/dev/null)" "" "${threads[@]}" >"$out/speedscope.out" 2>&1; then
+    pass "speedscope: in headless Chromium it opens the JSON and its sandwich view lists pCPU 0's busiest functions by name ($(cat "$out/top-names")): $(grep -c '^ok' "$out/speedscope.out") checks"
 else
     cat "$out/speedscope.out" >&2
     failed "speedscope: in headless Chromium: $(grep '^not ok' "$out/speedscope.out" | head -n1)"
@@ -184,4 +207,29 @@ PY
 else
     cat "$out/gexport.err" "$out/graph-tc.err" 2>/dev/null | head -n 5 >&2
     failed "graph-trace.dat: export or trace-cmd report failed"
+fi
+
+# The function_graph capture's JSON in speedscope: the calls of the pCPU with the most, by name.
+"$tool" export -f json --symbols "$out/xen.map" -o "$out/graph.json" "$gcap" 2>/dev/null
+read -r gtid gnames < <(python3 - "$out/graph.json" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+calls = [e for e in ev if e.get("ph") == "X" and e["tid"] >= 1000]
+per = {}
+for e in calls:
+    per.setdefault(e["tid"], {}).setdefault(e["name"], 0)
+    per[e["tid"]][e["name"]] += e["dur"]
+tid = max(per, key=lambda t: len(per[t])) if per else 1000
+names = sorted(per.get(tid, {}), key=lambda k: -per[tid][k])[:3]
+print(tid - 1000, ",".join(names))
+PY
+) || true
+gthreads=()
+for ((c = 0; c < ${cpus:-0}; c++)); do gthreads+=("pCPU $c calls"); done
+if [ -n "${gnames:-}" ] && node "$REPO_ROOT/tests/viewers/speedscope-check.cjs" "$viewers" "$out/graph.json" \
+    "$out/speedscope-graph" "$gnames" "pCPU $gtid calls" "${gthreads[@]}" >"$out/speedscope-graph.out" 2>&1; then
+    pass "graph-speedscope: the function_graph JSON opens, and the sandwich view of 'pCPU $gtid calls' lists its costliest calls by name ($gnames): $(grep -c '^ok' "$out/speedscope-graph.out") checks"
+else
+    cat "$out/speedscope-graph.out" >&2 2>/dev/null || true
+    failed "graph-speedscope: $(grep '^not ok' "$out/speedscope-graph.out" 2>/dev/null | head -n1)"
 fi

@@ -1,16 +1,25 @@
-// speedscope-check.cjs VIEWERS_DIR PROFILE.json SCREENSHOT.png THREAD...
+// speedscope-check.cjs VIEWERS_DIR PROFILE.json SHOT_PREFIX NAMES PROFILE_NAME THREAD...
 // Open PROFILE.json in speedscope (from the npm registry, installed in VIEWERS_DIR) in Debian's
 // Chromium, headless, driven by playwright-core: serve speedscope's release files and the profile
-// on a loopback port, load it with #profileURL=, wait until speedscope shows it, and check that
-// it loaded without an error, that its thread list names every THREAD ("pCPU 0", ...), and that
-// the flame chart was drawn (the screenshot below the toolbar is not blank). Saves the screenshot. Prints one line per
-// check ("ok ..." / "not ok ...") and exits 1 if any failed.
+// on a loopback port, load it with #profileURL=, wait until speedscope shows it, and check:
+//  - it loaded without an error;
+//  - the time-order flame chart was drawn (the screenshot below the toolbar is not blank):
+//    SHOT_PREFIX-time-order.png;
+//  - its profile list names every THREAD ("pCPU 0", ...); then it selects PROFILE_NAME ("" keeps
+//    the first);
+//  - the left-heavy view (identical stacks merged, so that names fit their frames) is drawn:
+//    SHOT_PREFIX-left-heavy.png;
+//  - the sandwich view's table, which is text on the page, lists every name of NAMES (comma-
+//    separated function names): the viewer shows the functions by name, not only boxes;
+//    SHOT_PREFIX-sandwich.png.
+// Prints one line per check ("ok ..." / "not ok ...") and exits 1 if any failed.
 'use strict';
 const fs = require('fs');
 const http = require('http');
 const path = require('path');
 
-const [viewers, profile, shot, ...threads] = process.argv.slice(2);
+const [viewers, profile, prefix, nameList, select, ...threads] = process.argv.slice(2);
+const names = nameList ? nameList.split(',') : [];
 const { chromium } = require(path.join(viewers, 'node_modules', 'playwright-core'));
 const release = path.join(viewers, 'node_modules', 'speedscope', 'dist', 'release');
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css',
@@ -34,13 +43,36 @@ const server = http.createServer((req, res) => {
     });
 });
 
+// The colours of a screenshot below the toolbar, decoded by a 2D canvas of a blank page (the
+// flame chart is WebGL; a blank chart has its grid only).
+async function colours(browser, png) {
+    const blank = await browser.newPage();
+    const n = await blank.evaluate(async b64 => {
+        const img = new Image();
+        img.src = 'data:image/png;base64,' + b64;
+        await img.decode();
+        const c = document.createElement('canvas');
+        c.width = img.width;
+        c.height = img.height;
+        const ctx = c.getContext('2d');
+        ctx.drawImage(img, 0, 0);
+        const d = ctx.getImageData(0, 24, img.width, img.height - 24).data;
+        const seen = new Set();
+        for (let i = 0; i < d.length; i += 4)
+            seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+        return seen.size;
+    }, png.toString('base64'));
+    await blank.close();
+    return n;
+}
+
 (async () => {
     await new Promise(r => server.listen(0, '127.0.0.1', r));
     const port = server.address().port;
     const browser = await chromium.launch({ executablePath: '/usr/bin/chromium',
         args: ['--no-sandbox', '--disable-gpu'] });
     try {
-        const page = await browser.newPage({ viewport: { width: 1400, height: 260 } });
+        const page = await browser.newPage({ viewport: { width: 1400, height: 420 } });
         const errors = [];
         page.on('pageerror', e => errors.push(String(e)));
         page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
@@ -57,27 +89,10 @@ const server = http.createServer((req, res) => {
         check(!/error|something went wrong|unrecognized/i.test(text) && errors.length === 0,
             `no error shown or logged${errors.length ? ': ' + errors.slice(0, 3).join(' | ') : ''}`);
         await page.waitForTimeout(1500);
-        // The flame chart is WebGL: count the colours of the screenshot below the toolbar
-        // instead, decoded by a 2D canvas of a blank page (a blank chart has its grid only).
-        const png = await page.screenshot({ path: shot });
-        const blank = await browser.newPage();
-        const colours = await blank.evaluate(async b64 => {
-            const img = new Image();
-            img.src = 'data:image/png;base64,' + b64;
-            await img.decode();
-            const c = document.createElement('canvas');
-            c.width = img.width;
-            c.height = img.height;
-            const ctx = c.getContext('2d');
-            ctx.drawImage(img, 0, 0);
-            const d = ctx.getImageData(0, 24, img.width, img.height - 24).data;
-            const seen = new Set();
-            for (let i = 0; i < d.length; i += 4)
-                seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
-            return seen.size;
-        }, png.toString('base64'));
-        check(colours > 16, `the flame chart is drawn (${colours} colours below the toolbar)`);
-        // The profile selector lists the profiles, one per thread (pCPU): open it and read them.
+        const timeOrder = `${prefix}-time-order.png`;
+        let n = await colours(browser, await page.screenshot({ path: timeOrder }));
+        check(n > 16, `the time-order flame chart is drawn (${n} colours below the toolbar)`);
+        // The profile selector lists the profiles, one per thread: open it, read them, pick one.
         let listed = await page.evaluate(() => document.body.innerText);
         const toggle = page.getByText(/pCPU \d+/).first();
         if (await toggle.count()) {
@@ -87,7 +102,31 @@ const server = http.createServer((req, res) => {
         }
         for (const t of threads)
             check(listed.includes(t), `speedscope lists thread "${t}"`);
-        check(fs.existsSync(shot) && fs.statSync(shot).size > 10000, `screenshot ${path.basename(shot)}`);
+        if (select) {
+            await page.getByText(select).first().click();
+            await page.waitForTimeout(1000);
+            const title = await page.evaluate(() => document.body.innerText);
+            check(title.includes(select), `speedscope shows the profile "${select}"`);
+        } else {
+            await page.keyboard.press('Escape');
+        }
+        await page.mouse.click(700, 300);
+        // Left heavy: each stack once, as wide as its total time, its name inside.
+        await page.keyboard.press('2');
+        await page.waitForTimeout(1500);
+        const leftHeavy = `${prefix}-left-heavy.png`;
+        n = await colours(browser, await page.screenshot({ path: leftHeavy }));
+        check(n > 16, `the left-heavy flame chart is drawn (${n} colours below the toolbar)`);
+        // Sandwich: a table of the functions, as text.
+        await page.keyboard.press('3');
+        await page.waitForTimeout(1500);
+        await page.screenshot({ path: `${prefix}-sandwich.png` });
+        const table = await page.evaluate(() => document.body.innerText);
+        for (const name of names)
+            check(table.includes(name), `the sandwich view lists the function "${name}" by name`);
+        check(names.length > 0, `${names.length} function names looked for`);
+        for (const shot of [timeOrder, leftHeavy])
+            check(fs.existsSync(shot) && fs.statSync(shot).size > 10000, `screenshot ${path.basename(shot)}`);
     } finally {
         await browser.close();
         server.close();

@@ -44,8 +44,13 @@ t0=$(date +%s)
 lines=$(xen-dyntrace report /tmp/cap.dat 2>/tmp/rep.err | wc -l)
 [ ! -s /tmp/rep.err ] || { cat /tmp/rep.err; fail "report failed"; }
 echo "report: $(($(date +%s) - t0)) s, $lines lines"
-expect_eq "report's lines (10 of header)" $((records + 10)) "$lines"
-xen-dyntrace report /tmp/cap.dat 2>/dev/null | head -n 20010 >/tmp/rep-sample.txt
+xen-dyntrace report /tmp/cap.dat 2>/dev/null | head -n 20016 >/tmp/rep-sample.txt
+# The header: the tracer's 10 lines, and what the recording left out and its filter (3 here).
+hdr=$(grep -c '^#' /tmp/rep-sample.txt)
+expect_eq "report's header lines" 13 "$hdr"
+grep -qx "# not recorded: d0v[0-9]*, the dom0 vCPU xen-dyntrace record ran on (record --no-filter records it)" \
+    /tmp/rep-sample.txt || fail "the header does not say which vCPU was left out"
+expect_eq "report's lines ($hdr of header)" $((records + hdr)) "$lines"
 head -n 14 /tmp/rep-sample.txt
 # E = T: nothing lost, so no LOST line either.
 expect_eq "report's entries header" "$records/$records" \

@@ -456,9 +456,10 @@ int xdt_capture_load_mem(struct xdt_capture *c, const void *data, size_t len,
     }
     if ( !c->end )
     {
-        xdt_err("%s: no summary chunk at its end (its recorder was killed, "
-                "or it was cut at a chunk's end); using the %" PRIu64
-                " records it holds", path, c->records);
+        xdt_err("%s: no summary chunk at its end (its recorder was killed "
+                "or could not write it, or the file was cut at a chunk's "
+                "end); using the %" PRIu64 " records it holds", path,
+                c->records);
         return XDT_EXIT_NOSUMMARY;
     }
 

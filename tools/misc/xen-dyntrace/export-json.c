@@ -12,9 +12,11 @@
  *    function tracer comes to where the time went; the CPU's last record
  *    lasts 0;
  *  - each run of records of one context is a complete event named after
- *    it, in category "context", from the run's first record to 1 ns before
- *    the next run's first (the last run ends at its last record): the
- *    function records of the run nest in it;
+ *    it, in category "context", around its records' events: they nest in
+ *    it;
+ *  - no two events of a CPU's line touch or end together: records that
+ *    share a timestamp are laid 1 ns apart, a run's first 2 ns later
+ *    (struct run);
  *  - a loss is an instant event "LOST N EVENTS" (Perfetto shows it;
  *    speedscope draws no instants).
  * A function_graph capture's records are calls instead: each return (or
@@ -55,11 +57,23 @@ static void us(FILE *f, uint64_t ns)
 }
 
 /* A CPU's open context run, and its function record not yet written. */
+/*
+ * A CPU's state.  Viewers turn complete events into begin/end pairs at
+ * ts and ts + dur, added up in floating point: events that touch, or end
+ * together, may come out in the wrong order and nest wrongly.  So on a
+ * CPU's line every function event starts at least 1 ns after the previous
+ * one ended (at), even where records share a timestamp, and a context run
+ * starts 1 ns before its first function event and ends 1 ns after its
+ * last, the next run's first function event 3 ns after that one at least.
+ */
 struct run {
-    bool open;
+    bool open;                  /* a context run */
     uint16_t domid, vcpu;
-    uint64_t start, last;
-    bool pending;
+    uint64_t start;             /* the run's */
+    bool pending;               /* a function record not yet written */
+    uint64_t pstart;            /* its start */
+    bool any;                   /* at is set */
+    uint64_t at;                /* where the last event ended */
     struct xen_dyntrace_record rec;
 };
 
@@ -93,7 +107,7 @@ static void flush_function(struct json_ctx *j, struct run *ru, uint64_t end)
         return;
     xdt_name_ip(j->n, ru->rec.ip, fn, sizeof(fn));
     xdt_context(&ru->rec, ctx, sizeof(ctx));
-    complete(j->f, fn, ctx, ru->rec.cpu, ru->rec.ts, end);
+    complete(j->f, fn, ctx, ru->rec.cpu, ru->pstart, end);
     ru->pending = false;
 }
 
@@ -130,7 +144,8 @@ static int json_event(const struct xdt_event *e, void *arg)
     struct json_ctx *j = arg;
     const struct xen_dyntrace_record *r = &e->rec;
     struct run *ru = &j->runs[r->cpu];
-    uint64_t before = r->ts > 0 ? r->ts - 1 : 0;
+    uint64_t start, end, gap;
+    bool fresh;
     FILE *f = j->f;
 
     if ( e->lost )
@@ -143,27 +158,39 @@ static int json_event(const struct xdt_event *e, void *arg)
         return ferror(f) ? -1 : 0;
     }
     /*
-     * The CPU's previous function record ends 1 ns before this one, and a
-     * run 1 ns before the next begins: viewers that turn complete events
-     * into begin/end pairs would otherwise nest events that touch.
+     * The CPU's previous function record lasts until 1 ns before this one
+     * (or is a point, when they share a timestamp); a run ends where its
+     * last record's event did; the next starts 1 ns after that at least.
      */
     if ( ru->pending )
-        flush_function(j, ru, ru->rec.ts < r->ts ? before : ru->rec.ts);
-    if ( ru->open && (ru->domid != r->domid || ru->vcpu != r->vcpu) )
-        close_run(f, r->cpu, ru, r->ts > ru->start ? before : r->ts);
-    if ( !ru->open )
+    {
+        end = r->ts > ru->pstart ? r->ts - 1 : ru->pstart;
+        flush_function(j, ru, end);
+        ru->at = end;
+    }
+    fresh = !ru->open || ru->domid != r->domid || ru->vcpu != r->vcpu;
+    if ( ru->open && fresh )
+        close_run(f, r->cpu, ru, ru->at + 1);
+    gap = fresh ? 3 : 1;
+    if ( ru->any && r->ts < ru->at + gap )
+        start = ru->at + gap;
+    else
+        start = r->ts ? r->ts : 1;
+    ru->any = true;
+    ru->at = start;
+    if ( fresh )
     {
         ru->open = true;
         ru->domid = r->domid;
         ru->vcpu = r->vcpu;
-        ru->start = r->ts;
+        ru->start = start - 1;
     }
-    ru->last = r->ts;
     if ( r->flags & XEN_DYNTRACE_FLAG_GRAPH_RET )
         return json_call(j, r);
     if ( r->flags & XEN_DYNTRACE_FLAG_GRAPH_ENT )
         return 0;
     ru->pending = true;
+    ru->pstart = start;
     ru->rec = *r;
 
     return ferror(f) ? -1 : 0;
@@ -201,8 +228,8 @@ int export_json(const struct xdt_capture *c, const struct xdt_names *n,
     {
         struct run *ru = &j.runs[cpu];
 
-        flush_function(&j, ru, ru->rec.ts);
-        close_run(f, cpu, ru, ru->last);
+        flush_function(&j, ru, ru->pstart);
+        close_run(f, cpu, ru, ru->at + 1);
     }
     fprintf(f, "\n]}\n");
     free(j.runs);

@@ -419,12 +419,6 @@ static void put_back(struct rec_state *s, const struct rec_opts *o,
     /* The tracer first: the filter may not be settable under another one. */
     if ( s->wrote_tracer && s->old_tracer && strcmp(s->old_tracer, o->tracer) )
         set_file(s, "current_tracer", s->old_tracer);
-    if ( s->wrote_filter && s->old_filter )
-        set_file(s, "set_function_filter", s->old_filter);
-    if ( s->wrote_notrace && s->old_notrace )
-        set_file(s, "set_function_notrace", s->old_notrace);
-    if ( s->wrote_domains && s->old_domains )
-        set_file(s, "set_domain_filter", s->old_domains);
     /* Our triggers off; the filter's text as found brings back its own. */
     for ( i = 0; i < s->wrote_triggers; i++ )
     {
@@ -434,6 +428,12 @@ static void put_back(struct rec_state *s, const struct rec_opts *o,
             set_file(s, "set_function_filter", off);
         free(off);
     }
+    if ( s->wrote_filter && s->old_filter )
+        set_file(s, "set_function_filter", s->old_filter);
+    if ( s->wrote_notrace && s->old_notrace )
+        set_file(s, "set_function_notrace", s->old_notrace);
+    if ( s->wrote_domains && s->old_domains )
+        set_file(s, "set_domain_filter", s->old_domains);
     if ( s->wrote_triggers && !s->wrote_filter && s->old_filter &&
          *s->old_filter )
         set_file(s, "set_function_filter", s->old_filter);

@@ -211,10 +211,12 @@ static int stat_event(const struct xdt_event *e, void *arg)
     return 0;
 }
 
+/* Seconds, microseconds rounded as the records' are. */
 static void print_time(const char *label, uint64_t ns)
 {
-    printf("%s%" PRIu64 ".%06" PRIu64, label, ns / 1000000000,
-           ns % 1000000000 / 1000);
+    uint64_t us = (ns + 500) / 1000;
+
+    printf("%s%" PRIu64 ".%06" PRIu64, label, us / 1000000, us % 1000000);
 }
 
 static int print_stat(const struct xdt_capture *c, const char *path)
