@@ -128,7 +128,7 @@ if "$tool" export -f json --symbols "$out/xen.map" -o "$out/capture.json" "$cap"
 import json, sys
 d = json.load(open(sys.argv[1]))
 ev = d["traceEvents"]
-funcs = [e for e in ev if e.get("ph") == "X" and e.get("cat") != "context" and e["tid"] < 1000]
+funcs = [e for e in ev if e.get("ph") == "X" and e.get("cat") != "context" and e["tid"] < 65536]
 threads = {e["tid"] for e in ev if e.get("ph") == "M" and e["name"] == "thread_name"}
 spans = [e for e in ev if e.get("cat") == "context"]
 ok = len(funcs) == int(sys.argv[2]) and len(threads) == int(sys.argv[3]) and spans and \
@@ -214,14 +214,14 @@ fi
 read -r gtid gnames < <(python3 - "$out/graph.json" <<'PY'
 import json, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
-calls = [e for e in ev if e.get("ph") == "X" and e["tid"] >= 1000]
+calls = [e for e in ev if e.get("ph") == "X" and e["tid"] >= 65536]
 per = {}
 for e in calls:
     per.setdefault(e["tid"], {}).setdefault(e["name"], 0)
     per[e["tid"]][e["name"]] += e["dur"]
-tid = max(per, key=lambda t: len(per[t])) if per else 1000
+tid = max(per, key=lambda t: len(per[t])) if per else 65536
 names = sorted(per.get(tid, {}), key=lambda k: -per[tid][k])[:3]
-print(tid - 1000, ",".join(names))
+print(tid - 65536, ",".join(names))
 PY
 ) || true
 gthreads=()

@@ -45,6 +45,10 @@ cat $extra >/dev/null
 xen-dyntrace profile --show >/tmp/prof.out || fail "profile --show exited $?"
 grep -q '^  xen_extra_version  *2 ' /tmp/prof.out || { cat /tmp/prof.out; fail "--show while counting: not 2 hits"; }
 expect_eq "function_profile_enabled after --show" 1 "$(xenhypfs cat $T/function_profile_enabled)"
+# While it counts, another run or --start is refused: its counts are not theirs to clear.
+xen-dyntrace profile -t 1 >/dev/null 2>/tmp/prof.err
+expect_eq "profile while the profiler counts: exit status" 1 "$?"
+grep -q 'the profiler is counting already' /tmp/prof.err || fail "no message for a profiler counting already"
 cat $extra >/dev/null
 xen-dyntrace profile --stop >/tmp/prof.out || fail "profile --stop exited $?"
 cat /tmp/prof.out

@@ -34,6 +34,26 @@ grep -q "^# command: sh -c for i in" /tmp/report.txt || fail "the report does no
 expect_eq "xen_extra_version records (the command's 5 reads)" 5 "$(count_records /tmp/report.txt xen_extra_version)"
 like_boot "after record -- COMMAND"
 
+# -o -: the capture on standard output, the command's own output on standard error.
+xen-dyntrace record -q $nf -l xen_extra_version -o - -- \
+    sh -c "echo HELLO; for i in 1 2 3; do cat $extra >/dev/null; done" >$cap 2>/tmp/rec.err
+rc=$?
+expect_eq "record -o - -- COMMAND: exit status" 0 "$rc"
+grep -qx HELLO /tmp/rec.err || fail "the command's output is not on standard error"
+grep -q '^record: seconds=' /tmp/rec.err || fail "record's summary is not on standard error"
+xen-dyntrace report $cap >/tmp/report.txt || fail "report of record -o - exited $?"
+expect_eq "xen_extra_version records of record -o -" 3 "$(count_records /tmp/report.txt xen_extra_version)"
+
+# -t ends the recording before the command: record waits for it, and returns its status.
+xen-dyntrace record -q -t 1 -l xen_extra_version -o $cap -- sh -c 'sleep 2; exit 4' >/dev/null 2>/tmp/rec.err
+expect_eq "record -t 1 -- a command of 2 s: exit status" 4 "$?"
+grep -q 'recording ended; waiting for sh to exit' /tmp/rec.err || fail "record did not say it waits for the command"
+
+# -k -d D: the tracer and D stay, record's own !d0vN does not.
+xen-dyntrace record -q -k -t 1 -d d0 -l xen_extra_version -o $cap >/dev/null 2>&1 || fail "record -k exited $?"
+expect_eq "set_domain_filter after record -k -d d0" d0 "$(xenhypfs cat $T/set_domain_filter)"
+reset_tracing
+
 # A command killed by a signal, and one that cannot run.
 xen-dyntrace record -q -l xen_extra_version -o $cap -- sh -c 'kill -TERM $$' >/dev/null 2>&1
 expect_eq "record's exit status for a command killed by SIGTERM" 143 "$?"

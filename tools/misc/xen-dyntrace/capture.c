@@ -31,8 +31,8 @@ int xdt_writer_open(struct xdt_writer *w, const char *path)
     w->path = path;
     w->size = 0;
     w->err = 0;
-    /* "-": standard output (record refuses a terminal). */
-    w->fd = !strcmp(path, "-") ? fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0)
+    /* "-" or its file: standard output (record refuses a terminal). */
+    w->fd = xdt_is_stdout(path) ? fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0)
             : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if ( w->fd < 0 )
     {
@@ -41,6 +41,17 @@ int xdt_writer_open(struct xdt_writer *w, const char *path)
     }
 
     return xdt_write_chunk(w, 0, 0, &h, sizeof(h));
+}
+
+bool xdt_is_stdout(const char *path)
+{
+    struct stat a, b;
+
+    if ( !strcmp(path, "-") )
+        return true;
+
+    return !stat(path, &a) && !fstat(STDOUT_FILENO, &b) &&
+           a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 static int write_all(int fd, const void *data, size_t len)
@@ -637,6 +648,37 @@ int xdt_capture_iterate(const struct xdt_capture *c,
     free(heap);
 
     return rc;
+}
+
+/* The earliest record's time, over every CPU; false if there is none. */
+bool xdt_capture_first_ts(const struct xdt_capture *c, uint64_t *ts)
+{
+    unsigned int cpu;
+    bool any = false;
+
+    for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
+    {
+        const struct xdt_cpu_chunks *cc = &c->cpu[cpu];
+        size_t k;
+
+        for ( k = 0; k < cc->nr; k++ )
+        {
+            struct xen_dyntrace_raw_header h;
+            struct xen_dyntrace_record r;
+            const uint8_t *p = c->data + cc->off[k];
+
+            memcpy(&h, p, sizeof(h));
+            if ( !h.nr )
+                continue;
+            raw_record(&r, p + XDT_RAW_HEADER_SIZE);
+            if ( !any || r.ts < *ts )
+                *ts = r.ts;
+            any = true;
+            break;
+        }
+    }
+
+    return any;
 }
 
 bool xdt_capture_is_graph(const struct xdt_capture *c)

@@ -25,7 +25,7 @@ static void on_child(int sig)
 }
 
 int xdt_command_start(struct xdt_command *cmd, char **argv,
-                      const cpu_set_t *cpus)
+                      const cpu_set_t *cpus, bool stdout_is_ours)
 {
     static const int reset[] = { SIGINT, SIGTERM, SIGQUIT, SIGPIPE, SIGCHLD };
     struct sigaction sa = { .sa_handler = on_child };
@@ -64,6 +64,9 @@ int xdt_command_start(struct xdt_command *cmd, char **argv,
         sigprocmask(SIG_SETMASK, &none, NULL);
         if ( cpus )
             sched_setaffinity(0, sizeof(*cpus), cpus);
+        /* Standard output is the capture: the command writes to stderr. */
+        if ( stdout_is_ours && dup2(STDERR_FILENO, STDOUT_FILENO) < 0 )
+            _exit(126);
         /* Run only once the tracer is on: a byte, not EOF. */
         c = 0;
         do
@@ -91,16 +94,29 @@ int xdt_command_go(struct xdt_command *cmd)
     return rc;
 }
 
-/* Has it ended (a status in cmd->status)?  wait: until it has. */
-bool xdt_command_ended(struct xdt_command *cmd, bool wait)
+/*
+ * Has it ended (a status in cmd->status)?  wait: until it has, passing on
+ * each stop signal that comes meanwhile (*stops counts them; NULL: none).
+ */
+bool xdt_command_wait(struct xdt_command *cmd, bool wait,
+                      volatile sig_atomic_t *stops, int sig)
 {
+    sig_atomic_t passed = stops ? *stops : 0;
     pid_t p;
 
     if ( cmd->done || cmd->pid < 0 )
         return true;
-    do
+    for ( ;; )
+    {
         p = waitpid(cmd->pid, &cmd->status, wait ? 0 : WNOHANG);
-    while ( p < 0 && errno == EINTR );
+        if ( p >= 0 || errno != EINTR )
+            break;
+        if ( stops && *stops != passed )
+        {
+            passed = *stops;
+            kill(cmd->pid, sig ? sig : SIGTERM);
+        }
+    }
     if ( p == cmd->pid || p < 0 )
     {
         if ( p < 0 )
@@ -119,7 +135,7 @@ void xdt_command_cancel(struct xdt_command *cmd)
         close(cmd->go);
         cmd->go = -1;
     }
-    xdt_command_ended(cmd, true);
+    xdt_command_wait(cmd, true, NULL, 0);
 }
 
 /* Pass a stop signal on to it, if it still runs. */

@@ -24,8 +24,9 @@
  * return, on a thread of its CPU's own ("pCPU N calls", tid CALLS_TID + N),
  * so that the viewer nests them; an entry record adds nothing (a call whose
  * return was not recorded does not show).
- * Times are microseconds of Xen's system time.  report.c decides where the
- * output goes.
+ * Times are microseconds of Xen's system time from a whole second before
+ * the first record, which otherData.xen_time_base_seconds gives.  report.c
+ * decides where the output goes.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -51,9 +52,23 @@ static void json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/*
+ * Times are from json_base, a whole second of Xen's time one or two before
+ * the capture's first record (otherData.xen_time_base_seconds; a
+ * function_graph call may begin before the first record): viewers add up
+ * microseconds in doubles, which keep 1 ns apart only below 2^42 us (51
+ * days of uptime) from zero.
+ */
+static uint64_t json_base;
+
 static void us(FILE *f, uint64_t ns)
 {
     fprintf(f, "%" PRIu64 ".%03u", ns / 1000, (unsigned int)(ns % 1000));
+}
+
+static void at(FILE *f, uint64_t ns)
+{
+    us(f, ns > json_base ? ns - json_base : 0);
 }
 
 /* A CPU's open context run, and its function record not yet written. */
@@ -86,7 +101,7 @@ static void complete(FILE *f, const char *name, const char *cat,
     fprintf(f, ",\"cat\":");
     json_str(f, cat);
     fprintf(f, ",\"ph\":\"X\",\"pid\":0,\"tid\":%u,\"ts\":", tid);
-    us(f, start);
+    at(f, start);
     fprintf(f, ",\"dur\":");
     us(f, end > start ? end - start : 0);
     fputc('}', f);
@@ -123,8 +138,11 @@ static void close_run(FILE *f, unsigned int cpu, struct run *r, uint64_t end)
     r->open = false;
 }
 
-/* The calls of pCPU N (function_graph) are thread CALLS_TID + N. */
-#define CALLS_TID 1000
+/*
+ * The calls of pCPU N (function_graph) are thread CALLS_TID + N, above any
+ * pCPU's own.
+ */
+#define CALLS_TID XDT_MAX_CPUS
 
 /* A function_graph return or leaf: the call, as a complete event. */
 static int json_call(struct json_ctx *j, const struct xen_dyntrace_record *r)
@@ -153,7 +171,7 @@ static int json_event(const struct xdt_event *e, void *arg)
         fprintf(f, ",\n{\"name\":\"LOST %" PRIu64 " EVENTS\",\"cat\":\"lost\","
                    "\"ph\":\"i\",\"s\":\"t\",\"pid\":0,\"tid\":%u,\"ts\":",
                 r->ip, r->cpu);
-        us(f, r->ts);
+        at(f, r->ts);
         fprintf(f, "}");
         return ferror(f) ? -1 : 0;
     }
@@ -210,7 +228,15 @@ int export_json(const struct xdt_capture *c, const struct xdt_names *n,
         xdt_err("export: out of memory");
         return XDT_EXIT_FAIL;
     }
-    fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
+    json_base = 0;
+    /* A second earlier if it can: a call may begin before the first record. */
+    if ( xdt_capture_first_ts(c, &json_base) )
+        json_base -= json_base % 1000000000 +
+                     (json_base >= 2000000000 ? 1000000000 : 0);
+    fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{"
+               "\"xen_time_base_seconds\":%" PRIu64 "},\"traceEvents\":[\n",
+            json_base / 1000000000);
+    fprintf(f, ""
                "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,"
                "\"args\":{\"name\":\"Xen\"}}");
     graph = xdt_capture_is_graph(c);

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <time.h>
@@ -43,12 +44,13 @@ struct prof_opts {
     enum { RUN, START, STOP, SHOW } mode;
 };
 
-static volatile sig_atomic_t stop_sig;
+static volatile sig_atomic_t stop_sig, stop_count;
 
 static void on_stop(int sig)
 {
     if ( !stop_sig )
         stop_sig = sig;
+    stop_count++;
 }
 
 /* "1234.567 us" or "-": the number, or false. */
@@ -543,14 +545,38 @@ int cmd_profile(int argc, char **argv)
         return rc;
     }
 
+    /* Another session's counts are not ours to clear. */
+    {
+        char *on = xdt_tracing_read(fs, "function_profile_enabled");
+        bool busy = on && !strcmp(on, "1");
+
+        free(on);
+        if ( busy )
+        {
+            xdt_err("profile: the profiler is counting already (another "
+                    "'profile --start'?): 'profile --show' prints, "
+                    "'profile --stop' stops it");
+            xenhypfs_close(fs);
+            return XDT_EXIT_FAIL;
+        }
+    }
     sigemptyset(&sa.sa_mask);
     sigemptyset(&hold);
     for ( i = 0; i < sizeof(stops) / sizeof(stops[0]); i++ )
     {
+        struct sigaction was;
+
+        /* A SIGHUP ignored on entry (nohup) stays ignored. */
+        if ( stops[i] == SIGHUP && !sigaction(SIGHUP, NULL, &was) &&
+             was.sa_handler == SIG_IGN )
+            continue;
         sigaction(stops[i], &sa, NULL);
         sigaddset(&hold, stops[i]);
     }
+    sigaddset(&hold, SIGCHLD);
     signal(SIGPIPE, SIG_IGN);
+    /* Held but while it sleeps (ppoll()), as record's loop. */
+    sigprocmask(SIG_BLOCK, &hold, &old);
     /* The set-up, whole or put back. */
     if ( (o.filter && set(fs, &saved[nr++], "set_function_filter",
                           o.filter)) ||
@@ -559,8 +585,10 @@ int cmd_profile(int argc, char **argv)
          (o.domains && set(fs, &saved[nr++], "set_domain_filter",
                            o.domains)) ||
          (o.cpumask && set(fs, &saved[nr++], "tracing_cpumask", o.cpumask)) ||
-         (o.command && xdt_command_start(&cmd, o.command, NULL)) )
+         (o.command && xdt_command_start(&cmd, o.command, NULL, false)) )
         failed = 1;
+    else if ( stop_sig )
+        failed = 1;             /* Stopped during the set-up. */
     else if ( xdt_tracing_write(fs, "function_profile_enabled", "0") ||
               xdt_tracing_write(fs, "function_profile_enabled", "1") )
     {
@@ -575,18 +603,22 @@ int cmd_profile(int argc, char **argv)
             xdt_command_cancel(&cmd);
         if ( failed )
         {
-            sigprocmask(SIG_BLOCK, &hold, &old);
             while ( nr-- )
                 if ( saved[nr].wrote )
                     xdt_tracing_write(fs, saved[nr].file, saved[nr].old);
-            sigprocmask(SIG_SETMASK, &old, NULL);
+            if ( stop_sig )
+                xdt_err("profile: stopped by signal %d during set-up: "
+                        "settings put back, nothing counted", (int)stop_sig);
         }
         else
             printf("profile: counting; 'xen-dyntrace profile --stop' stops "
                    "and prints\n");
+        sigprocmask(SIG_SETMASK, &old, NULL);
         for ( i = 0; i < 4; i++ )
             free(saved[i].old);
         xenhypfs_close(fs);
+        if ( stop_sig )
+            return XDT_EXIT_SIGNAL + stop_sig;
         return failed ? XDT_EXIT_FAIL : XDT_EXIT_OK;
     }
 
@@ -606,10 +638,9 @@ int cmd_profile(int argc, char **argv)
                  (now.tv_sec - t0.tv_sec) +
                  (now.tv_nsec - t0.tv_nsec) / 1e9 >= o.seconds )
                 break;
-            nanosleep(&ts, NULL);
+            ppoll(NULL, 0, &ts, &old);
         }
     }
-    sigprocmask(SIG_BLOCK, &hold, &old);
     if ( xdt_tracing_write(fs, "function_profile_enabled", "0") )
     {
         xdt_err("profile: stopping the profiler: %s", strerror(errno));
@@ -628,7 +659,7 @@ int cmd_profile(int argc, char **argv)
     {
         if ( stop_sig )
             xdt_command_signal(&cmd, stop_sig);
-        xdt_command_ended(&cmd, true);
+        xdt_command_wait(&cmd, true, &stop_count, stop_sig);
     }
     if ( show_tables(fs, &o) )
         failed = 1;

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -59,12 +60,13 @@ struct rec_state {
 
 /* The signals that stop a recording (or its set-up); 0 while none came. */
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t stop_requested, stop_count;
 
 static void on_signal(int sig)
 {
     if ( !stop_requested )
         stop_requested = sig;
+    stop_count++;
 }
 
 static const char *signal_name(int sig)
@@ -130,7 +132,7 @@ static void hold_signals(bool hold, sigset_t *saved)
  * STEP (see setup_step()), says so on standard error and waits up to 60 s
  * for a signal, so that a test can kill it there.
  */
-static void test_pause(const char *step)
+static void test_pause(const char *step, const sigset_t *mask)
 {
     const char *at = getenv("XEN_DYNTRACE_TEST_PAUSE_AT");
     struct timespec ts = { .tv_nsec = 10 * 1000 * 1000 };
@@ -140,7 +142,7 @@ static void test_pause(const char *step)
         return;
     fprintf(stderr, "record: test pause after %s\n", step);
     for ( i = 0; i < 6000 && !stop_requested; i++ )
-        nanosleep(&ts, NULL);
+        ppoll(NULL, 0, &ts, mask);
 }
 
 /*
@@ -152,7 +154,7 @@ static int setup_step(struct rec_state *s, const char *step, int failed)
     if ( failed )
         return -1;
     s->step = step;
-    test_pause(step);
+    test_pause(step, NULL);
 
     return stop_requested ? -1 : 0;
 }
@@ -412,8 +414,11 @@ static void put_back(struct rec_state *s, const struct rec_opts *o,
     /* Our own exclusion is not part of what -k keeps. */
     if ( o->keep && !aborted )
     {
-        if ( !o->domains && s->wrote_domains && s->old_domains )
-            set_file(s, "set_domain_filter", s->old_domains);
+        /* -d's words stay, without our !d0vN. */
+        if ( s->wrote_domains && s->self_vcpu >= 0 )
+            set_file(s, "set_domain_filter",
+                     o->domains ? o->domains
+                                : (s->old_domains ? s->old_domains : ""));
         goto out;
     }
     /* The tracer first: the filter may not be settable under another one. */
@@ -673,7 +678,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
         o->command = argv + optind;
     if ( !o->tracer )
         o->tracer = graph ? "function_graph" : "function";
-    if ( !strcmp(o->out, "-") && isatty(STDOUT_FILENO) )
+    if ( xdt_is_stdout(o->out) && isatty(STDOUT_FILENO) )
     {
         xdt_err("record: -o -: standard output is a terminal; give a file "
                 "or a pipe");
@@ -745,7 +750,8 @@ static int start_command(struct rec_state *s, const struct rec_opts *o)
     }
 
     return xdt_command_start(&s->cmd, o->command,
-                             s->self_vcpu >= 0 ? &set : NULL);
+                             s->self_vcpu >= 0 ? &set : NULL,
+                             xdt_is_stdout(o->out));
 }
 
 int cmd_record(int argc, char **argv)
@@ -755,13 +761,15 @@ int cmd_record(int argc, char **argv)
                            .step = "start", .cmd = { .pid = -1, .go = -1 } };
     double t0, t_end, next_progress, elapsed;
     bool progress, seen_on;
+    sigset_t held, loop_mask;
+    unsigned int i;
     int rc = parse_opts(argc, argv, &o), failed = 0;
     char kb[32];
 
     if ( rc )
         return rc;
     progress = !o.quiet && isatty(STDERR_FILENO);
-    s.msg = strcmp(o.out, "-") ? stdout : stderr;
+    s.msg = xdt_is_stdout(o.out) ? stderr : stdout;
     catch_signals();
 
     s.fs = xdt_tracing_open("record");
@@ -851,11 +859,25 @@ int cmd_record(int argc, char **argv)
      * Triggers that are all traceon start it themselves.
      */
     seen_on = !started_by_trigger(&o);
-    if ( seen_on && set_file(&s, "tracing_on", "1") )
+    /*
+     * From here until the end of the recording the stop signals and the
+     * command's end are held, and let in only while it sleeps (ppoll()):
+     * one that comes during a round of reads is not slept through.
+     */
+    sigemptyset(&held);
+    for ( i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++ )
+        sigaddset(&held, stop_signals[i]);
+    sigaddset(&held, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &held, &loop_mask);
+    if ( stop_requested ||
+         (seen_on && set_file(&s, "tracing_on", "1")) )
+    {
+        sigprocmask(SIG_SETMASK, &loop_mask, NULL);
         goto abort;
+    }
     if ( o.command && xdt_command_go(&s.cmd) )
         xdt_err("record: starting %s: %s", o.command[0], strerror(errno));
-    test_pause("on");
+    test_pause("on", &loop_mask);
     t0 = now_s();
     t_end = o.seconds > 0 ? t0 + o.seconds : 0;
     next_progress = t0 + 1;
@@ -903,10 +925,11 @@ int cmd_record(int argc, char **argv)
                 .tv_nsec = (long)((wait - (time_t)wait) * 1e9),
             };
 
-            nanosleep(&ts, NULL);   /* A signal ends it early. */
+            ppoll(NULL, 0, &ts, &loop_mask);    /* A signal ends it early. */
         }
     }
     elapsed = now_s() - t0;
+    sigprocmask(SIG_SETMASK, &loop_mask, NULL);
     if ( progress )
         fprintf(stderr, "\n");
 
@@ -955,7 +978,10 @@ int cmd_record(int argc, char **argv)
     rc = failed ? XDT_EXIT_FAIL : XDT_EXIT_OK;
     if ( o.command )
     {
-        xdt_command_ended(&s.cmd, true);
+        if ( !xdt_command_ended(&s.cmd, false) )
+            xdt_err("record: recording ended; waiting for %s to exit (a stop "
+                    "signal is passed on to it)", o.command[0]);
+        xdt_command_wait(&s.cmd, true, &stop_count, stop_requested);
         if ( !failed )
             rc = xdt_command_exit_status(&s.cmd);
     }
@@ -974,13 +1000,21 @@ int cmd_record(int argc, char **argv)
     put_back(&s, &o, true);
     if ( s.w.fd >= 0 )
     {
-        /* Only a regular file is ours to remove: never /dev/stdout. */
-        struct stat st;
+        /*
+         * Only the regular file we created is removed: never standard
+         * output, a symbolic link or what it names (emptied instead).
+         */
+        struct stat st, lst;
+        bool to_stdout = xdt_is_stdout(o.out);
         bool regular = !fstat(s.w.fd, &st) && S_ISREG(st.st_mode);
 
-        xdt_writer_close(&s.w);
-        if ( regular )
+        if ( !to_stdout && regular && !lstat(o.out, &lst) &&
+             S_ISREG(lst.st_mode) && lst.st_dev == st.st_dev &&
+             lst.st_ino == st.st_ino )
             unlink(o.out);
+        else if ( !to_stdout && regular && ftruncate(s.w.fd, 0) )
+            xdt_err("record: emptying %s: %s", o.out, strerror(errno));
+        xdt_writer_close(&s.w);
     }
     if ( stop_requested )
     {

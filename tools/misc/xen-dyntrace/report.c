@@ -310,9 +310,9 @@ static void report_usage(FILE *f)
 }
 
 /*
- * An export into a regular file writes TMP beside it and renames it: one
- * stopped by a signal removes TMP, then dies of that signal as it would
- * have, leaving no file.
+ * An export into a regular file writes OUT.tmp.XXXXXX beside it and renames
+ * it: one stopped by a signal removes that, then dies of the signal as it
+ * would have, leaving no file.
  */
 static const int export_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };
 #define NR_EXPORT_SIGNALS (sizeof(export_signals) / sizeof(export_signals[0]))
@@ -434,14 +434,21 @@ static int export_to(const struct xdt_capture *c, const struct xdt_names *n,
 {
     struct sigaction sa = { .sa_handler = on_export_signal };
     struct sigaction old[NR_EXPORT_SIGNALS];
+    bool caught[NR_EXPORT_SIGNALS] = { false };
+    sigset_t hold, mask;
     struct stat st;
-    char *real = NULL;
+    char *real = NULL, *tmp = NULL;
     unsigned int i;
-    FILE *f;
+    mode_t mode, um;
+    FILE *f = NULL;
     int rc, fd;
 
-    if ( !strcmp(out, "-") )
+    /* "-", or a path to standard output's own file (/dev/stdout). */
+    if ( xdt_is_stdout(out) )
         return export_stream(c, n, format, STDOUT_FILENO, "standard output");
+    um = umask(0);
+    umask(um);
+    mode = 0666 & ~um;
     if ( !stat(out, &st) )
     {
         if ( S_ISDIR(st.st_mode) )
@@ -471,46 +478,73 @@ static int export_to(const struct xdt_capture *c, const struct xdt_names *n,
             xdt_err("export: %s: %s", out, strerror(errno));
             return XDT_EXIT_FAIL;
         }
+        mode = st.st_mode & 07777;      /* The file it replaces keeps it. */
     }
-    if ( asprintf(&export_tmp, "%s.tmp", real ? real : out) < 0 )
+    /*
+     * A temporary file of our own (mkstemp: never one that was there),
+     * named for the signal handler only once it exists.
+     */
+    if ( asprintf(&tmp, "%s.tmp.XXXXXX", real ? real : out) < 0 )
     {
-        export_tmp = NULL;
         free(real);
+        xdt_err("export: out of memory");
         return XDT_EXIT_FAIL;
     }
-    sigemptyset(&sa.sa_mask);
+    sigemptyset(&hold);
     for ( i = 0; i < NR_EXPORT_SIGNALS; i++ )
-        sigaction(export_signals[i], &sa, &old[i]);
-    f = fopen(export_tmp, "w");
-    if ( !f )
+        sigaddset(&hold, export_signals[i]);
+    sigprocmask(SIG_BLOCK, &hold, &mask);
+    fd = mkstemp(tmp);
+    if ( fd >= 0 )
     {
-        xdt_err("export: %s: %s", export_tmp, strerror(errno));
+        export_tmp = tmp;
+        sigemptyset(&sa.sa_mask);
+        for ( i = 0; i < NR_EXPORT_SIGNALS; i++ )
+        {
+            /* A signal ignored on entry (nohup) stays ignored. */
+            if ( sigaction(export_signals[i], NULL, &old[i]) ||
+                 old[i].sa_handler == SIG_IGN )
+                continue;
+            sigaction(export_signals[i], &sa, NULL);
+            caught[i] = true;
+        }
+    }
+    sigprocmask(SIG_SETMASK, &mask, NULL);
+    if ( fd < 0 || fchmod(fd, mode) || !(f = fdopen(fd, "w")) )
+    {
+        xdt_err("export: %s: %s", fd < 0 ? tmp : export_tmp,
+                strerror(errno));
+        if ( fd >= 0 )
+            close(fd);
         rc = XDT_EXIT_FAIL;
         goto out;
     }
     rc = run_exporter(c, n, format, f);
     if ( !rc && (fflush(f) || fsync(fileno(f))) )
     {
-        xdt_err("export: %s: %s", export_tmp, strerror(errno));
+        xdt_err("export: %s: %s", tmp, strerror(errno));
         rc = XDT_EXIT_FAIL;
     }
     if ( fclose(f) && !rc )
     {
-        xdt_err("export: %s: %s", export_tmp, strerror(errno));
+        xdt_err("export: %s: %s", tmp, strerror(errno));
         rc = XDT_EXIT_FAIL;
     }
-    if ( !rc && rename(export_tmp, real ? real : out) )
+    if ( !rc && rename(tmp, real ? real : out) )
     {
         xdt_err("export: %s: %s", out, strerror(errno));
         rc = XDT_EXIT_FAIL;
     }
-    if ( rc )
-        unlink(export_tmp);
  out:
+    if ( rc && export_tmp )
+        unlink(export_tmp);
+    sigprocmask(SIG_BLOCK, &hold, &mask);
     for ( i = 0; i < NR_EXPORT_SIGNALS; i++ )
-        sigaction(export_signals[i], &old[i], NULL);
-    free(export_tmp);
+        if ( caught[i] )
+            sigaction(export_signals[i], &old[i], NULL);
     export_tmp = NULL;
+    sigprocmask(SIG_SETMASK, &mask, NULL);
+    free(tmp);
     free(real);
 
     return rc;
@@ -669,7 +703,8 @@ static int run(int argc, char **argv, bool export)
     if ( syms && xdt_symtab_load(&n.map, syms) )
     {
         free(def_out);
-        goto bad;
+        xdt_filter_free(&filt);
+        return XDT_EXIT_FAIL;
     }
 
     rc = xdt_capture_load(&c, in);

@@ -186,6 +186,7 @@ const char *xdt_capture_meta(const struct xdt_capture *c, const char *key,
                              char *buf, size_t len);
 /* Was the capture taken under function_graph (its settings' tracer=)? */
 bool xdt_capture_is_graph(const struct xdt_capture *c);
+bool xdt_capture_first_ts(const struct xdt_capture *c, uint64_t *ts);
 void xdt_capture_free(struct xdt_capture *c);
 
 /* Naming for output. */
@@ -228,11 +229,20 @@ struct xdt_command {
     bool done;
 };
 
-/* Forked, held until xdt_command_go(); cpus: its affinity, or NULL. */
+/*
+ * Forked, held until xdt_command_go(); cpus: its affinity, or NULL;
+ * stdout_is_ours: standard output is the capture (the command's goes to
+ * standard error).
+ */
+#include <signal.h>
 int xdt_command_start(struct xdt_command *cmd, char **argv,
-                      const cpu_set_t *cpus);
+                      const cpu_set_t *cpus, bool stdout_is_ours);
 int xdt_command_go(struct xdt_command *cmd);
-bool xdt_command_ended(struct xdt_command *cmd, bool wait);
+bool xdt_command_wait(struct xdt_command *cmd, bool wait,
+                      volatile sig_atomic_t *stops, int sig);
+#define xdt_command_ended(cmd, wait) xdt_command_wait(cmd, wait, NULL, 0)
+/* Does path name the file behind standard output ("-" too)? */
+bool xdt_is_stdout(const char *path);
 void xdt_command_cancel(struct xdt_command *cmd);
 void xdt_command_signal(struct xdt_command *cmd, int sig);
 /* As a shell's $?: its status, 128 + N for signal N. */
