@@ -97,12 +97,13 @@ tool_version=$(sed -n 's/^VERSION := //p' "$REPO_ROOT/tools/misc/xen-dyntrace/GN
 # Debian's build flags (hardening: fortify, stack protector, PIE, relro, now), for the host's compiler.
 cflags="$(DEB_HOST_ARCH=$darch dpkg-buildflags --get CFLAGS) $(DEB_HOST_ARCH=$darch dpkg-buildflags --get CPPFLAGS)"
 ldflags="$(DEB_HOST_ARCH=$darch dpkg-buildflags --get LDFLAGS) -Wl,-z,now"
-make -s -C "$REPO_ROOT/tools/misc/xen-dyntrace" O="$work/tool-build" CC="$cc" CFLAGS="$cflags" \
-    HYPFS_CFLAGS="-I$pkgroot/usr/include" HYPFS_LIBS="-L$libdir -lxenhypfs" \
-    LDFLAGS="$ldflags -Wl,--allow-shlib-undefined -Wl,-rpath-link,$libdir:$pkgroot/lib/$triplet" ||
-    die "building xen-dyntrace failed"
+# The same variables for the build and the install (other flags would rebuild it).
+tool_make=(make -s -C "$REPO_ROOT/tools/misc/xen-dyntrace" O="$work/tool-build" CC="$cc" CFLAGS="$cflags"
+    HYPFS_CFLAGS="-I$pkgroot/usr/include" HYPFS_LIBS="-L$libdir -lxenhypfs"
+    LDFLAGS="$ldflags -Wl,--allow-shlib-undefined -Wl,-rpath-link,$libdir:$pkgroot/lib/$triplet")
+"${tool_make[@]}" || die "building xen-dyntrace failed"
 troot=$work/xen-dyntrace
-make -s -C "$REPO_ROOT/tools/misc/xen-dyntrace" O="$work/tool-build" DESTDIR="$troot" install >/dev/null
+"${tool_make[@]}" DESTDIR="$troot" install >/dev/null
 $strip --strip-unneeded --remove-section=.comment --remove-section=.note "$troot/usr/sbin/xen-dyntrace"
 gzip -9n "$troot/usr/share/man/man1/xen-dyntrace.1"
 install -D -m 0644 "$REPO_ROOT/tools/misc/xen-dyntrace/xen-dyntrace.bash-completion" \

@@ -128,12 +128,12 @@ if [ -n "${INSTALLED_ROOT:-}" ]; then
     done
     cp "$INSTALLED_ROOT/var/lib/dpkg/info/xen-dyntrace.md5sums" "$stage/opt/dyntrace/xen-dyntrace.md5sums"
 else
-    make -s -C "$REPO_ROOT/tools/misc/xen-dyntrace" O="$out/xen-dyntrace" CC="$cc" \
-        HYPFS_CFLAGS="-I$pkgroot/usr/include" HYPFS_LIBS="-L$libdir -lxenhypfs" \
-        LDFLAGS="-Wl,--allow-shlib-undefined -Wl,-rpath-link,$libdir:$pkgroot/lib/$triplet" ||
-        die "building xen-dyntrace failed"
-    make -s -C "$REPO_ROOT/tools/misc/xen-dyntrace" O="$out/xen-dyntrace" \
-        DESTDIR="$stage" install >/dev/null || die "installing xen-dyntrace failed"
+    # The same variables for the build and the install (other flags would rebuild it).
+    tool_make=(make -s -C "$REPO_ROOT/tools/misc/xen-dyntrace" O="$out/xen-dyntrace" CC="$cc"
+        HYPFS_CFLAGS="-I$pkgroot/usr/include" HYPFS_LIBS="-L$libdir -lxenhypfs"
+        LDFLAGS="-Wl,--allow-shlib-undefined -Wl,-rpath-link,$libdir:$pkgroot/lib/$triplet")
+    "${tool_make[@]}" || die "building xen-dyntrace failed"
+    "${tool_make[@]}" DESTDIR="$stage" install >/dev/null || die "installing xen-dyntrace failed"
 fi
 echo "$arch" >"$stage/opt/dyntrace/arch"
 # Which Xen the tests run on, and what the dom0 tools can do there (tests/dom0/lib.sh).

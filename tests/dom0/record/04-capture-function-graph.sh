@@ -41,7 +41,7 @@ res=$(graph_nesting /tmp/graph.txt)
 echo "$res"
 case "$res" in *" unopened=0 misattributed=0 negative=0 other=0") ;; *) fail "bad nesting: $res" ;; esac
 xen-dyntrace export -f json -o /tmp/graph.json /tmp/graph.dat || fail "export -f json exited $?"
-calls=$(grep -o '"name":"xen_extra_version","cat":"d0v[0-9]*","ph":"X","pid":0,"tid":6553[6-9]' /tmp/graph.json | wc -l)
+calls=$(grep -o '"name":"xen_extra_version","cat":"d0v[0-9]*","ph":"X","pid":0,"tid":655[3-9][0-9]' /tmp/graph.json | wc -l)
 [ "$calls" -ge "$n" ] || fail "only $calls xen_extra_version calls in the JSON"
 tracedat_written /tmp/graph.dat
 send_to_host XDTGRAPH /tmp/graph.dat "$n"

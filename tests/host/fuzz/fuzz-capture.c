@@ -112,8 +112,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if ( size )
         memcpy(map + room - size, data, size);
     rc = xdt_capture_load_mem(&c, map + room - size, size, "input");
-    if ( rc == XDT_EXIT_OK || rc == XDT_EXIT_TRUNCATED )
+    if ( (rc == XDT_EXIT_OK || rc == XDT_EXIT_TRUNCATED ||
+          rc == XDT_EXIT_NOSUMMARY) && !c.header_cut )
     {
+        FILE *f;
+
         if ( xdt_capture_iterate(&c, count, &t) ||
              t.records != c.records || t.lost != c.lost )
         {
@@ -123,9 +126,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         }
         xdt_report_print(&c, &n, size & 1);
-        export_json(&c, &n, json_out);
-        if ( c.nr_cpus <= TRACEDAT_MAX_CPUS )
-            export_tracedat(&c, &n, tracedat_out);
+        f = fopen(json_out, "w");
+        if ( f )
+        {
+            export_json(&c, &n, f);
+            fclose(f);
+        }
+        f = c.nr_cpus <= TRACEDAT_MAX_CPUS ? fopen(tracedat_out, "w") : NULL;
+        if ( f )
+        {
+            export_tracedat(&c, &n, f);
+            fclose(f);
+        }
     }
     xdt_capture_free(&c);
     munmap(map, room + page);

@@ -50,8 +50,10 @@ bool xdt_is_stdout(const char *path)
     if ( !strcmp(path, "-") )
         return true;
 
+    /* Not a device (/dev/null, a terminal): those are opened as they are. */
     return !stat(path, &a) && !fstat(STDOUT_FILENO, &b) &&
-           a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+           a.st_dev == b.st_dev && a.st_ino == b.st_ino &&
+           !S_ISCHR(a.st_mode);
 }
 
 static int write_all(int fd, const void *data, size_t len)

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "xen-dyntrace.h"
@@ -36,6 +37,7 @@ int xdt_command_start(struct xdt_command *cmd, char **argv,
     cmd->pid = -1;
     cmd->go = -1;
     cmd->done = false;
+    cmd->forwarded = 0;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGCHLD, &sa, NULL);
     if ( pipe2(go, O_CLOEXEC) )
@@ -98,24 +100,40 @@ int xdt_command_go(struct xdt_command *cmd)
  * Has it ended (a status in cmd->status)?  wait: until it has, passing on
  * each stop signal that comes meanwhile (*stops counts them; NULL: none).
  */
-bool xdt_command_wait(struct xdt_command *cmd, bool wait,
-                      volatile sig_atomic_t *stops, int sig)
+/*
+ * Pass on the stop signals counted in *count since the last passed on (the
+ * last of them, *last), if it still runs.
+ */
+void xdt_command_forward(struct xdt_command *cmd,
+                         const volatile sig_atomic_t *count,
+                         const volatile sig_atomic_t *last)
 {
-    sig_atomic_t passed = stops ? *stops : 0;
+    if ( !count || *count == cmd->forwarded || cmd->pid <= 0 || cmd->done )
+        return;
+    cmd->forwarded = *count;
+    kill(cmd->pid, *last ? *last : SIGTERM);
+}
+
+bool xdt_command_wait(struct xdt_command *cmd, bool wait,
+                      const volatile sig_atomic_t *count,
+                      const volatile sig_atomic_t *last)
+{
+    struct timespec ts = { .tv_nsec = 100 * 1000 * 1000 };
     pid_t p;
 
     if ( cmd->done || cmd->pid < 0 )
         return true;
+    /*
+     * Polled, so that a stop signal (which ends the sleep, or comes just
+     * before it) is passed on within 100 ms.
+     */
     for ( ;; )
     {
-        p = waitpid(cmd->pid, &cmd->status, wait ? 0 : WNOHANG);
-        if ( p >= 0 || errno != EINTR )
+        xdt_command_forward(cmd, count, last);
+        p = waitpid(cmd->pid, &cmd->status, WNOHANG);
+        if ( (p < 0 && errno != EINTR) || p == cmd->pid || !wait )
             break;
-        if ( stops && *stops != passed )
-        {
-            passed = *stops;
-            kill(cmd->pid, sig ? sig : SIGTERM);
-        }
+        nanosleep(&ts, NULL);
     }
     if ( p == cmd->pid || p < 0 )
     {
@@ -135,7 +153,7 @@ void xdt_command_cancel(struct xdt_command *cmd)
         close(cmd->go);
         cmd->go = -1;
     }
-    xdt_command_wait(cmd, true, NULL, 0);
+    xdt_command_wait(cmd, true, NULL, NULL);
 }
 
 /* Pass a stop signal on to it, if it still runs. */

@@ -260,7 +260,7 @@ int export_json(const struct xdt_capture *c, const struct xdt_names *n,
     /* A second earlier if it can: a call may begin before the first record. */
     if ( xdt_capture_first_ts(c, &json_base) )
         json_base -= json_base % 1000000000 +
-                     (json_base >= 2000000000 ? 1000000000 : 0);
+                     (json_base >= 1000000000 ? 1000000000 : 0);
     fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{"
                "\"xen_time_base_seconds\":%" PRIu64 "},\"traceEvents\":[\n",
             json_base / 1000000000);

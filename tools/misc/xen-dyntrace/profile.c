@@ -44,12 +44,14 @@ struct prof_opts {
     enum { RUN, START, STOP, SHOW } mode;
 };
 
-static volatile sig_atomic_t stop_sig, stop_count;
+/* The first stop signal; how many came, and the last (passed on). */
+static volatile sig_atomic_t stop_sig, stop_count, stop_last;
 
 static void on_stop(int sig)
 {
     if ( !stop_sig )
         stop_sig = sig;
+    stop_last = sig;
     stop_count++;
 }
 
@@ -575,9 +577,8 @@ int cmd_profile(int argc, char **argv)
     }
     sigaddset(&hold, SIGCHLD);
     signal(SIGPIPE, SIG_IGN);
-    /* Held but while it sleeps (ppoll()), as record's loop. */
-    sigprocmask(SIG_BLOCK, &hold, &old);
-    /* The set-up, whole or put back. */
+    sigprocmask(SIG_SETMASK, NULL, &old);
+    /* The set-up, whole or put back; a stop signal during it ends it. */
     if ( (o.filter && set(fs, &saved[nr++], "set_function_filter",
                           o.filter)) ||
          (o.notrace && set(fs, &saved[nr++], "set_function_notrace",
@@ -595,6 +596,14 @@ int cmd_profile(int argc, char **argv)
         xdt_err("profile: starting the profiler (%sfunction_profile_enabled):"
                 " %s (see %serror_log)", XDT_TRACING, strerror(errno),
                 XDT_TRACING);
+        failed = 1;
+    }
+    /* Held but while it sleeps (ppoll()), as record's loop. */
+    sigprocmask(SIG_BLOCK, &hold, NULL);
+    if ( stop_sig && !failed )
+    {
+        /* A signal just before: stop counting again, put back. */
+        xdt_tracing_write(fs, "function_profile_enabled", "0");
         failed = 1;
     }
     if ( failed || o.mode == START )
@@ -657,9 +666,8 @@ int cmd_profile(int argc, char **argv)
     sigprocmask(SIG_SETMASK, &old, NULL);
     if ( o.command )
     {
-        if ( stop_sig )
-            xdt_command_signal(&cmd, stop_sig);
-        xdt_command_wait(&cmd, true, &stop_count, stop_sig);
+        xdt_command_forward(&cmd, &stop_count, &stop_last);
+        xdt_command_wait(&cmd, true, &stop_count, &stop_last);
     }
     if ( show_tables(fs, &o) )
         failed = 1;

@@ -60,12 +60,14 @@ struct rec_state {
 
 /* The signals that stop a recording (or its set-up); 0 while none came. */
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-static volatile sig_atomic_t stop_requested, stop_count;
+/* The first stop signal; how many came, and the last (passed on). */
+static volatile sig_atomic_t stop_requested, stop_count, stop_last;
 
 static void on_signal(int sig)
 {
     if ( !stop_requested )
         stop_requested = sig;
+    stop_last = sig;
     stop_count++;
 }
 
@@ -684,6 +686,19 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
                 "or a pipe");
         return XDT_EXIT_USAGE;
     }
+    if ( xdt_is_stdout(o->out) )
+    {
+        struct stat out, err;
+
+        /* Messages (and a command's output) go to standard error. */
+        if ( !fstat(STDOUT_FILENO, &out) && !fstat(STDERR_FILENO, &err) &&
+             out.st_dev == err.st_dev && out.st_ino == err.st_ino )
+        {
+            xdt_err("record: -o -: standard error is the capture's file or "
+                    "pipe too (2>&1?): its messages would be in the capture");
+            return XDT_EXIT_USAGE;
+        }
+    }
 
     return XDT_EXIT_OK;
 }
@@ -936,7 +951,7 @@ int cmd_record(int argc, char **argv)
     /* Stop, then take what the buffers still hold. */
     set_file(&s, "tracing_on", "0");
     if ( o.command && stop_requested && !xdt_command_ended(&s.cmd, false) )
-        xdt_command_signal(&s.cmd, stop_requested);
+        xdt_command_forward(&s.cmd, &stop_count, &stop_last);
     if ( !failed && read_round(&s, true) )
         failed = 1;
     if ( !failed )
@@ -978,10 +993,17 @@ int cmd_record(int argc, char **argv)
     rc = failed ? XDT_EXIT_FAIL : XDT_EXIT_OK;
     if ( o.command )
     {
-        if ( !xdt_command_ended(&s.cmd, false) )
+        /* A recording that failed (a full disk, EPIPE) does not wait. */
+        if ( failed && !xdt_command_ended(&s.cmd, false) )
+        {
+            xdt_err("record: stopping %s (SIGTERM): the recording failed",
+                    o.command[0]);
+            xdt_command_signal(&s.cmd, SIGTERM);
+        }
+        else if ( !xdt_command_ended(&s.cmd, false) )
             xdt_err("record: recording ended; waiting for %s to exit (a stop "
                     "signal is passed on to it)", o.command[0]);
-        xdt_command_wait(&s.cmd, true, &stop_count, stop_requested);
+        xdt_command_wait(&s.cmd, true, &stop_count, &stop_last);
         if ( !failed )
             rc = xdt_command_exit_status(&s.cmd);
     }

@@ -220,6 +220,7 @@ int xdt_tracing_write(xenhypfs_handle *fs, const char *file, const char *val);
 
 /* The command traced for its lifetime (command.c). */
 #include <sched.h>
+#include <signal.h>
 #include <sys/types.h>
 
 struct xdt_command {
@@ -227,6 +228,7 @@ struct xdt_command {
     int go;                     /* the pipe that lets it run */
     int status;                 /* waitpid()'s, once done */
     bool done;
+    sig_atomic_t forwarded;     /* stop signals passed on to it */
 };
 
 /*
@@ -239,8 +241,12 @@ int xdt_command_start(struct xdt_command *cmd, char **argv,
                       const cpu_set_t *cpus, bool stdout_is_ours);
 int xdt_command_go(struct xdt_command *cmd);
 bool xdt_command_wait(struct xdt_command *cmd, bool wait,
-                      volatile sig_atomic_t *stops, int sig);
-#define xdt_command_ended(cmd, wait) xdt_command_wait(cmd, wait, NULL, 0)
+                      const volatile sig_atomic_t *count,
+                      const volatile sig_atomic_t *last);
+void xdt_command_forward(struct xdt_command *cmd,
+                         const volatile sig_atomic_t *count,
+                         const volatile sig_atomic_t *last);
+#define xdt_command_ended(cmd, wait) xdt_command_wait(cmd, wait, NULL, NULL)
 /* Does path name the file behind standard output ("-" too)? */
 bool xdt_is_stdout(const char *path);
 void xdt_command_cancel(struct xdt_command *cmd);
