@@ -224,8 +224,15 @@ names = sorted(per.get(tid, {}), key=lambda k: -per[tid][k])[:3]
 print(tid - 65536, ",".join(names))
 PY
 ) || true
+# The pCPUs with calls: speedscope lists a thread only if it has events.
 gthreads=()
-for ((c = 0; c < ${cpus:-0}; c++)); do gthreads+=("pCPU $c calls"); done
+gcpus=$(python3 - "$out/graph.json" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+print(" ".join(str(t - 65536) for t in sorted({e["tid"] for e in ev if e.get("ph") == "X" and e["tid"] >= 65536})))
+PY
+) || true
+for c in ${gcpus:-}; do gthreads+=("pCPU $c calls"); done
 if [ -n "${gnames:-}" ] && node "$REPO_ROOT/tests/viewers/speedscope-check.cjs" "$viewers" "$out/graph.json" \
     "$out/speedscope-graph" "$gnames" "pCPU $gtid calls" "${gthreads[@]}" >"$out/speedscope-graph.out" 2>&1; then
     pass "graph-speedscope: the function_graph JSON opens, and the sandwich view of 'pCPU $gtid calls' lists its costliest calls by name ($gnames): $(grep -c '^ok' "$out/speedscope-graph.out") checks"
