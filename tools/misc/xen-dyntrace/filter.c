@@ -204,6 +204,15 @@ int xdt_parse_time(const char *s, uint64_t *ns)
     return 0;
 }
 
+int xdt_parse_seconds(const char *s, double *seconds)
+{
+    char *e;
+
+    *seconds = strtod(s, &e);
+
+    return e == s || *e || !(*seconds > 0) || *seconds > 1e7 ? -1 : 0;
+}
+
 bool xdt_filter_active(const struct xdt_filter *f)
 {
     return f && (f->cpus || f->nr_doms || f->nr_funcs || f->has_from ||

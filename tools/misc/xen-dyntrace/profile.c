@@ -55,6 +55,24 @@ static void on_stop(int sig)
     stop_count++;
 }
 
+/* A new row at the end of t, zeroed; NULL when out of memory. */
+static struct prow *table_add(struct table *t)
+{
+    if ( t->nr == t->cap )
+    {
+        size_t cap = t->cap ? 2 * t->cap : 256;
+        struct prow *n = realloc(t->rows, cap * sizeof(*n));
+
+        if ( !n )
+            return NULL;
+        t->rows = n;
+        t->cap = cap;
+    }
+    memset(&t->rows[t->nr], 0, sizeof(t->rows[0]));
+
+    return &t->rows[t->nr++];
+}
+
 /* "1234.567 us" or "-": the number, or false. */
 static bool num(const char *w, double *v)
 {
@@ -81,7 +99,7 @@ static int parse_table(struct table *t, char *text, bool domain)
     {
         char *w[12], *s2 = NULL, *p;
         unsigned int n = 0, k = 0;
-        struct prow r = { .ctx = "" };
+        struct prow r = { .ctx = "" }, *row;
 
         if ( !rows )
         {
@@ -107,17 +125,9 @@ static int parse_table(struct table *t, char *text, bool domain)
             num(w[k + 2], &r.avg);
             num(w[k + 4], &r.s2);
         }
-        if ( t->nr == t->cap )
-        {
-            size_t cap = t->cap ? 2 * t->cap : 256;
-            struct prow *nr = realloc(t->rows, cap * sizeof(*nr));
-
-            if ( !nr )
-                return -1;
-            t->rows = nr;
-            t->cap = cap;
-        }
-        t->rows[t->nr++] = r;
+        if ( !(row = table_add(t)) )
+            return -1;
+        *row = r;
     }
 
     return 0;
@@ -137,20 +147,13 @@ static int add_row(struct table *t, const struct prow *r, double *sq)
             break;
     if ( i == t->nr )
     {
-        if ( t->nr == t->cap )
-        {
-            size_t cap = t->cap ? 2 * t->cap : 256;
-            struct prow *n = realloc(t->rows, cap * sizeof(*n));
+        struct prow *row = table_add(t);
 
-            if ( !n )
-                return -1;
-            t->rows = n;
-            t->cap = cap;
-        }
-        t->rows[i] = (struct prow){ .timed = r->timed };
-        snprintf(t->rows[i].name, sizeof(t->rows[i].name), "%s", r->name);
+        if ( !row )
+            return -1;
+        row->timed = r->timed;
+        snprintf(row->name, sizeof(row->name), "%s", r->name);
         sq[i] = 0;
-        t->nr++;
     }
     t->rows[i].hits += r->hits;
     t->rows[i].time += r->time;
@@ -428,7 +431,6 @@ static int parse(int argc, char **argv, struct prof_opts *o)
     };
     int c;
     unsigned int i;
-    char *e;
 
     *o = (struct prof_opts){ .key = BY_TIME, .by = BY_FUNCTION };
     optind = 1;
@@ -451,9 +453,7 @@ static int parse(int argc, char **argv, struct prof_opts *o)
             o->mode = c == 'S' ? START : c == 'P' ? STOP : SHOW;
             break;
         case 't':
-            o->seconds = strtod(optarg, &e);
-            if ( e == optarg || *e || !(o->seconds > 0) ||
-                 o->seconds > 1e7 )
+            if ( xdt_parse_seconds(optarg, &o->seconds) )
             {
                 xdt_err("profile: -t %s: not a duration in seconds", optarg);
                 return XDT_EXIT_USAGE;

@@ -199,34 +199,15 @@ static int set_noted(struct rec_state *s, const char *file, const char *val,
 
 static int list_cpus(struct rec_state *s)
 {
-    struct xenhypfs_dirent *d;
-    unsigned int n, i, k = 0;
-
-    d = xenhypfs_readdir(s->fs, TRACING "per_cpu", &n);
-    if ( !d )
+    free(s->cpus);
+    s->cpus = xdt_tracing_cpus(s->fs, &s->nr_cpus);
+    if ( !s->cpus )
     {
         xdt_err("record: listing %sper_cpu: %s (a Xen without per-CPU "
                 "raw pipes?)", TRACING, strerror(errno));
         return -1;
     }
-    free(s->cpus);
-    s->cpus = calloc(n ? n : 1, sizeof(*s->cpus));
-    if ( !s->cpus )
-    {
-        free(d);
-        return -1;
-    }
-    for ( i = 0; i < n; i++ )
-    {
-        unsigned int cpu;
-        char c;
-
-        if ( sscanf(d[i].name, "cpu%u%c", &cpu, &c) == 1 )
-            s->cpus[k++] = cpu;
-    }
-    free(d);
-    s->nr_cpus = k;
-    if ( !k )
+    if ( !s->nr_cpus )
     {
         xdt_err("record: %sper_cpu lists no CPU", TRACING);
         return -1;
@@ -648,8 +629,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
             }
             break;
         case 't':
-            o->seconds = strtod(optarg, &e);
-            if ( e == optarg || *e || !(o->seconds > 0) || o->seconds > 1e7 )
+            if ( xdt_parse_seconds(optarg, &o->seconds) )
             {
                 xdt_err("record: -t %s: not a duration in seconds", optarg);
                 return XDT_EXIT_USAGE;

@@ -226,18 +226,16 @@ static void reset_cpumask(struct reset *r)
 /* Records held by the buffers (every CPU's "entries:"), for a message. */
 static unsigned long buffered(struct reset *r)
 {
-    struct xenhypfs_dirent *d;
-    unsigned int n, i;
+    unsigned int n, i, *cpus = xdt_tracing_cpus(r->fs, &n);
     unsigned long sum = 0;
 
-    d = xenhypfs_readdir(r->fs, TRACING "per_cpu", &n);
-    if ( !d )
+    if ( !cpus )
         return 0;
     for ( i = 0; i < n; i++ )
     {
         char file[64], *st, *e;
 
-        snprintf(file, sizeof(file), "per_cpu/%s/stats", d[i].name);
+        snprintf(file, sizeof(file), "per_cpu/cpu%u/stats", cpus[i]);
         st = get(r, file);
         if ( !st )
             continue;
@@ -246,7 +244,7 @@ static unsigned long buffered(struct reset *r)
             sum += strtoul(e + 9, NULL, 10);
         free(st);
     }
-    free(d);
+    free(cpus);
 
     return sum;
 }

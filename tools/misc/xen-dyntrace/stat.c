@@ -65,22 +65,13 @@ static void usage(FILE *f)
 "  (per_cpu/cpuN/stats) (dom0, root)\n");
 }
 
-static int cmp_cpu(const void *a, const void *b)
-{
-    const struct xenhypfs_dirent *x = a, *y = b;
-    unsigned long i = strtoul(x->name + 3, NULL, 10);
-    unsigned long j = strtoul(y->name + 3, NULL, 10);
-
-    return i < j ? -1 : i > j;
-}
-
 int cmd_stat(int argc, char **argv)
 {
     static const struct option longs[] = {
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    struct xenhypfs_dirent *d;
+    unsigned int *cpus;
     xenhypfs_handle *fs;
     unsigned int i, n;
     int c, rc = XDT_EXIT_OK;
@@ -141,24 +132,21 @@ int cmd_stat(int argc, char **argv)
         free(val);
     }
 
-    d = xenhypfs_readdir(fs, XDT_TRACING "per_cpu", &n);
-    if ( d )
+    cpus = xdt_tracing_cpus(fs, &n);
+    if ( cpus )
     {
-        qsort(d, n, sizeof(*d), cmp_cpu);
         for ( i = 0; i < n; i++ )
         {
             char file[64];
 
-            if ( strncmp(d[i].name, "cpu", 3) )
-                continue;
-            snprintf(file, sizeof(file), "per_cpu/%s/stats", d[i].name);
+            snprintf(file, sizeof(file), "per_cpu/cpu%u/stats", cpus[i]);
             val = xdt_tracing_read(fs, file);
             if ( !val )
                 continue;       /* Gone offline meanwhile. */
             show(file, val, NULL);
             free(val);
         }
-        free(d);
+        free(cpus);
     }
     else if ( errno != ENOENT )
     {

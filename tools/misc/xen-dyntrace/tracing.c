@@ -5,6 +5,8 @@
  * signal and, for up to 2 s, while another write holds the tracer (EBUSY).
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -43,6 +45,42 @@ char *xdt_tracing_read(xenhypfs_handle *fs, const char *file)
         ;
 
     return val;
+}
+
+static int cmp_uint(const void *a, const void *b)
+{
+    unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+unsigned int *xdt_tracing_cpus(xenhypfs_handle *fs, unsigned int *nr)
+{
+    struct xenhypfs_dirent *d;
+    unsigned int n, i, k = 0, *cpus;
+
+    d = xenhypfs_readdir(fs, XDT_TRACING "per_cpu", &n);
+    if ( !d )
+        return NULL;
+    cpus = calloc(n ? n : 1, sizeof(*cpus));
+    for ( i = 0; cpus && i < n; i++ )
+    {
+        unsigned int cpu;
+        char c;
+
+        if ( sscanf(d[i].name, "cpu%u%c", &cpu, &c) == 1 )
+            cpus[k++] = cpu;
+    }
+    free(d);
+    if ( !cpus )
+    {
+        errno = ENOMEM;
+        return NULL;
+    }
+    qsort(cpus, k, sizeof(*cpus), cmp_uint);
+    *nr = k;
+
+    return cpus;
 }
 
 int xdt_tracing_write(xenhypfs_handle *fs, const char *file, const char *val)

@@ -135,6 +135,8 @@ int xdt_filter_cpus(struct xdt_filter *f, const char *list);
 int xdt_filter_domains(struct xdt_filter *f, const char *words);
 int xdt_filter_funcs(struct xdt_filter *f, const char *patterns);
 int xdt_parse_time(const char *s, uint64_t *ns);
+/* -t SECONDS of record and profile: more than 0, at most 10^7. */
+int xdt_parse_seconds(const char *s, double *seconds);
 bool xdt_filter_active(const struct xdt_filter *f);
 bool xdt_filter_pass(const struct xdt_filter *f, const struct xdt_capture *c,
                      const struct xdt_event *e);
@@ -216,6 +218,11 @@ xenhypfs_handle *xdt_tracing_open(const char *cmd);
 char *xdt_tracing_read(xenhypfs_handle *fs, const char *file);
 /* 0, or -1 with errno (not reported). */
 int xdt_tracing_write(xenhypfs_handle *fs, const char *file, const char *val);
+/*
+ * The CPUs of per_cpu/ (a cpuN directory each), ascending, *nr of them:
+ * free() it; NULL with errno (ENOENT: a Xen without per_cpu/).
+ */
+unsigned int *xdt_tracing_cpus(xenhypfs_handle *fs, unsigned int *nr);
 #endif
 
 /* The command traced for its lifetime (command.c). */
