@@ -22,6 +22,7 @@ OBJECTS = [
     ("scope.o", "0017"),
     ("return.o", "0018"), ("graph.o", "0019"),
     ("profile.o", "0020"), ("profile_stats.o", "0020"),
+    ("events.o", "0023"),
 ]
 PATH = "xen/common/dyntrace/Makefile"
 

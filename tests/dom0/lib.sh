@@ -127,8 +127,10 @@ check_trace_wellformed() {
     n=$(record_lines "$1" | wc -l)
     [ "$e" = "$n" ] || fail "header says $e entries, $n record lines"
     [ "$w" -ge "$e" ] || fail "entries-written $w < entries $e"
-    bad=$(record_lines "$1" | grep -vcE '^ *(d[0-9]+v[0-9]+|<idle>) \[[0-9]{3}\] [d.][h.][z.] +[0-9]+\.[0-9]{6}: [^ ]+ <-[^ ]+$' || true)
-    [ "$bad" = 0 ] || { record_lines "$1" | grep -vE '^ *(d[0-9]+v[0-9]+|<idle>) \[[0-9]{3}\] [d.][h.][z.] +[0-9]+\.[0-9]{6}: [^ ]+ <-[^ ]+$' | head -3; fail "$bad malformed record lines"; }
+    # A function's line, or an event's (series 5: "NAME: FIELDS").
+    re='^ *(d[0-9]+v[0-9]+|<idle>) \[[0-9]{3}\] [d.][h.][z.] +[0-9]+\.[0-9]{6}: ([^ ]+ <-[^ ]+|[a-z0-9_]+: .*)$'
+    bad=$(record_lines "$1" | grep -vcE "$re" || true)
+    [ "$bad" = 0 ] || { record_lines "$1" | grep -vE "$re" | head -3; fail "$bad malformed record lines"; }
 }
 
 # tracing_cpumask as this boot started (every CPU): the first test saves it.
@@ -141,7 +143,7 @@ check_trace_wellformed() {
 save_settings() {
     for f in current_tracer set_function_filter set_function_notrace set_graph_function \
         set_domain_filter tracing_cpumask tracing_on buffer_size_kb max_graph_depth \
-        tracing_thresh function_profile_enabled enabled_functions error_log; do
+        tracing_thresh function_profile_enabled set_event enabled_functions error_log; do
         echo "$f=$(xenhypfs cat $T/$f 2>&1 | tr '\n' ' ' | sed 's/ *$//')"
     done >"$1"
 }
@@ -209,6 +211,7 @@ save_state() {
         echo "on=$(xenhypfs cat $T/tracing_on)"
         echo "profile=$(xenhypfs cat $T/function_profile_enabled)"
         echo "graph=$(xenhypfs cat $T/set_graph_function | tr '\n' ' ')"
+        echo "events=$(xenhypfs cat $T/set_event 2>/dev/null | tr '\n' ' ')"
         xenhypfs cat $T/trace | grep -v '^#'
     } >"$1"
 }

@@ -340,6 +340,7 @@ int cmd_reset(int argc, char **argv)
     want(&r, "set_function_notrace", "");
     want(&r, "set_graph_function", "");
     want(&r, "set_domain_filter", "");
+    want(&r, "set_event", "");
     reset_cpumask(&r);
     want(&r, "max_graph_depth", "0");
     want(&r, "tracing_thresh", "0");

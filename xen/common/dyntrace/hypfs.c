@@ -501,6 +501,13 @@ static int __init added_init(struct added *a)
 }
 #endif
 
+#ifdef DYNTRACE_WITH_EVENTS
+void __init dt_fs_add_dir(struct hypfs_entry_dir *dir)
+{
+    hypfs_add_dir(&tracing_dir, dir, true);
+}
+
+#endif
 static int __init cf_check dyntrace_hypfs_init(void)
 {
     unsigned int i;

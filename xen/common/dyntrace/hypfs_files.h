@@ -70,6 +70,10 @@ struct dt_file {
 void dt_fs_add_files(struct hypfs_entry_dir *dir, const struct dt_file *f,
                      unsigned int nr);
 #endif
+#ifdef DYNTRACE_WITH_EVENTS
+/* hypfs.c: add a directory of one's own to /tracing, once it is built. */
+void dt_fs_add_dir(struct hypfs_entry_dir *dir);
+#endif
 /* hypfs.c: the row of leaf e (a leaf of /tracing). */
 const struct dt_file *dt_fs_file(const struct hypfs_entry *e);
 #ifdef DYNTRACE_WITH_BUFFERS
@@ -111,6 +115,15 @@ int dt_fs_set_write(enum dt_set which, struct hypfs_entry_leaf *leaf,
 int dt_fs_uint_write(uint32_t *var, uint32_t max,
                      XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
                      unsigned int ulen);
+#endif
+#ifdef DYNTRACE_WITH_EVENTS
+/*
+ * A written string, NUL-terminated exactly at its end, of at most max
+ * bytes, in a new allocation; NULL and *rc (-ENOSPC, -EINVAL, -ENOMEM,
+ * -EFAULT) on failure.
+ */
+char *dt_fs_copy_string(XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                        unsigned int ulen, unsigned int max, int *rc);
 #endif
 /* error_log's content. */
 int dt_fs_errlog_build(struct dyntrace_text *t);

@@ -67,8 +67,13 @@ static int dt_fs_may_patch(void)
 }
 
 /* Copy a written string: NUL-terminated exactly at its end, at most max. */
-static char *copy_string(XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
-                         unsigned int ulen, unsigned int max, int *rc)
+#ifdef DYNTRACE_WITH_EVENTS
+char *dt_fs_copy_string(XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                        unsigned int ulen, unsigned int max, int *rc)
+#else
+static char *dt_fs_copy_string(XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                               unsigned int ulen, unsigned int max, int *rc)
+#endif
 {
     char *buf;
 
@@ -114,7 +119,7 @@ int cf_check dt_fs_tracer_write(struct hypfs_entry_leaf *leaf,
 
     if ( rc )
         return rc;
-    buf = copy_string(uaddr, ulen, leaf->e.max_size, &rc);
+    buf = dt_fs_copy_string(uaddr, ulen, leaf->e.max_size, &rc);
     if ( !buf )
         return rc;
     strip_trailing_space(buf);
@@ -239,7 +244,7 @@ static int dt_fs_set_write(enum dt_set which, struct hypfs_entry_leaf *leaf,
 
     if ( rc )
         return rc;
-    buf = copy_string(uaddr, ulen, leaf->e.max_size, &rc);
+    buf = dt_fs_copy_string(uaddr, ulen, leaf->e.max_size, &rc);
     if ( !buf )
         return rc;
 #ifdef DYNTRACE_WITH_SCOPE
@@ -335,7 +340,7 @@ static int scope_write(bool cpumask, struct hypfs_entry_leaf *leaf,
     char *buf;
     int rc;
 
-    buf = copy_string(uaddr, ulen, leaf->e.max_size, &rc);
+    buf = dt_fs_copy_string(uaddr, ulen, leaf->e.max_size, &rc);
     if ( !buf )
         return rc;
     s = xmalloc(struct dt_scope);
@@ -472,7 +477,7 @@ static int empty_string(struct hypfs_entry_leaf *leaf,
     char *buf;
     int rc;
 
-    buf = copy_string(uaddr, ulen, leaf->e.max_size, &rc);
+    buf = dt_fs_copy_string(uaddr, ulen, leaf->e.max_size, &rc);
     xfree(buf);
 
     return rc;

@@ -25,9 +25,27 @@
 #include <xen/time.h>
 #include <xen/xmalloc.h>
 
+#ifdef DYNTRACE_WITH_EVENTS
+#include "events.h"
+#endif
 #include "output.h"
 #include "ring.h"
 #include "tracer.h"
+
+#ifdef DYNTRACE_WITH_EVENTS
+/* The line of record r: an event's whatever the tracer, or the tracer's. */
+static unsigned int line_of(const struct dt_format *f,
+                            struct dyntrace_text *t, unsigned long max,
+                            struct sym_caches *c,
+                            const struct xen_dyntrace_record *r,
+                            const struct xen_dyntrace_record *end)
+{
+    return dt_record_is_event(r) ? dt_event_line(t, max, r, end)
+                                 : f->line(t, max, c, r, end);
+}
+#else
+#define line_of(f, t, max, c, r, end) (f)->line(t, max, c, r, end)
+#endif
 
 /*
  * Recording on or off: dt_recording says whether the callback writes
@@ -157,7 +175,7 @@ static unsigned long measure(const struct dt_format *f,
             line.buf = buf;
             buf[0] = '\0';
             line.len = 1;
-            j += f->line(&line, sizeof(buf), cache, &recs[j], &recs[nr]);
+            j += line_of(f, &line, sizeof(buf), cache, &recs[j], &recs[nr]);
             len += line.len - 1;
         }
     }
@@ -218,7 +236,15 @@ int dt_print_rings(const struct dt_format *f, struct dyntrace_text *t,
     {
         struct dt_ring_copy *c = &snap->cpu[i];
 
+#ifdef DYNTRACE_WITH_EVENTS
+        /* E3 of events.c: an event's head stays with its continuation. */
+        if ( rd->pipe )
+            c->nr = dt_events_whole(c->recs, c->nr);
+#endif
         entries += c->nr;
+#ifdef DYNTRACE_WITH_EVENTS
+        entries -= dt_events_more(c->recs, c->nr);
+#endif
         written += c->written + c->dropped;
         c->lost_shown = !rd->pipe;
         if ( !c->nr )
@@ -248,7 +274,7 @@ int dt_print_rings(const struct dt_format *f, struct dyntrace_text *t,
 
         if ( !c->lost_shown )
             print_lost(t, max, c);
-        used = f->line(t, max, cache, heap[0].next, heap[0].end);
+        used = line_of(f, t, max, cache, heap[0].next, heap[0].end);
         c->take += used;
         heap[0].next += used;
         if ( heap[0].next == heap[0].end )
@@ -292,6 +318,10 @@ int dt_print_raw(struct dyntrace_text *t, struct dyntrace_read *rd)
         return rc;
     c = &snap->cpu[0];
     recs = c->recs;
+#ifdef DYNTRACE_WITH_EVENTS
+    /* E3 of events.c: an event's head stays with its continuation. */
+    c->nr = dt_events_whole(recs, c->nr);
+#endif
 
     rc = dyntrace_text_alloc(t, sizeof(*h) +
                                 (unsigned long)c->nr * RECORD_SIZE);
@@ -374,7 +404,8 @@ int dt_print_rings(const struct dt_format *f, struct dyntrace_text *t)
         heap_down(heap, n, i);
     while ( n )
     {
-        heap[0].next += f->line(t, max, cache, heap[0].next, heap[0].end);
+        heap[0].next += line_of(f, t, max, cache, heap[0].next,
+                                heap[0].end);
         if ( heap[0].next == heap[0].end )
             heap[0] = heap[--n];
         heap_down(heap, n, 0);

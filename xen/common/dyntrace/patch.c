@@ -106,6 +106,13 @@ static void report_bad_site(unsigned int i, bool traced, int rc)
 }
 
 /* Runs on the master of the rendezvous, every other CPU parked. */
+#ifdef DYNTRACE_WITH_EVENTS
+static void cf_check install_scope(const void *s)
+{
+    dt_scope_install(s);
+}
+
+#endif
 static int cf_check apply_quiesced(void *unused)
 {
     unsigned long *patched = dt_sites_traced();
@@ -429,6 +436,21 @@ int dt_request(struct dt_change *c)
     if ( t == st->tracer && bitmap_equal(want, dt_sites_traced(), nr) )
 #endif
     {
+#ifdef DYNTRACE_WITH_EVENTS
+        /*
+         * Events read the scope as they are recorded, patched entries or
+         * not: install it while no event is being written (E2 of events.c).
+         */
+        if ( c->scope )
+        {
+            rc = dt_rings_run_held(install_scope, c->scope);
+            if ( rc )
+                goto unlock;
+            st->scope_ver++;
+        }
+        if ( c->map )
+            dt_state_commit_set(c->which, c->map, &c->text);
+#else
         if ( c->map )
             dt_state_commit_set(c->which, c->map, &c->text);
 #ifdef DYNTRACE_WITH_SCOPE
@@ -437,6 +459,7 @@ int dt_request(struct dt_change *c)
             dt_scope_install(c->scope);
             st->scope_ver++;
         }
+#endif
 #endif
         rc = 0;
         goto unlock;

@@ -229,6 +229,32 @@ int dt_rings_set_on(bool on)
     return 0;
 }
 
+#ifdef DYNTRACE_WITH_EVENTS
+int dt_rings_run_held(void (*fn)(const void *arg), const void *arg)
+{
+    DECLARE_BITMAP(ready, NR_CPUS);
+    unsigned int cpu;
+
+    if ( !get_cpu_maps() )
+        return -EBUSY;
+    spin_lock(&ring_lock);
+
+    bitmap_zero(ready, NR_CPUS);
+    for_each_cpu ( cpu, &ring_cpus )
+        if ( ring_hold(dt_rings[cpu]) == RING_READY )
+            __set_bit(cpu, ready);
+    fn(arg);
+    for_each_cpu ( cpu, &ring_cpus )
+        ring_release(dt_rings[cpu],
+                     test_bit(cpu, ready) ? RING_READY : RING_OFF);
+
+    spin_unlock(&ring_lock);
+    put_cpu_maps();
+
+    return 0;
+}
+
+#endif
 /*
  * Clear from inside the livepatch rendezvous: every other CPU is parked, so
  * no writer and no holder can be running, and the master holds the CPU maps.

@@ -352,6 +352,14 @@ static always_inline uint64_t dt_stamp_delta_ns(uint64_t delta)
 }
 
 void dt_rings_reset_quiesced(void);
+#ifdef DYNTRACE_WITH_EVENTS
+/*
+ * Run fn(arg) while every buffer is held: no writer is between its
+ * reservation and its commit meanwhile (writers then drop their events,
+ * and count them).  -EBUSY: CPU hotplug; fn did not run.
+ */
+int dt_rings_run_held(void (*fn)(const void *arg), const void *arg);
+#endif
 int dt_rings_set_on(bool on);
 int dt_rings_clear(void);
 #ifdef DYNTRACE_WITH_BUFFERS

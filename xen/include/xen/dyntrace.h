@@ -177,6 +177,15 @@ void dyntrace_vcpu_destroy(struct vcpu *v);
  */
 bool dyntrace_range_is_traced(unsigned long start, unsigned long end);
 
+#ifdef DYNTRACE_WITH_EVENTS
+/*
+ * trace()'s call while an event of /tracing/events/ is on: record it if
+ * that event is (any context).
+ */
+void dyntrace_trace_event(uint32_t event, unsigned int extra,
+                          const void *data);
+#endif
+
 /*
  * Architecture interface.  arch_dyntrace_patch() runs quiesced (every other
  * CPU parked, text writable) and returns -EEXIST without writing when the
@@ -206,6 +215,13 @@ static inline bool dyntrace_range_is_traced(unsigned long start,
 {
     return false;
 }
+
+#ifdef DYNTRACE_WITH_EVENTS
+static inline void dyntrace_trace_event(uint32_t event, unsigned int extra,
+                                        const void *data)
+{
+}
+#endif
 
 #ifdef DYNTRACE_WITH_RETURN
 struct vcpu;

@@ -1,0 +1,585 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * dyntrace: Xen's trace points (trace(), public/trace.h) recorded as
+ * events in the tracer's buffers, beside the function records, whether
+ * xentrace runs or not: the events' table (public/dyntrace_events.h), their
+ * enable files (/tracing/events/, set_event, available_events), the
+ * recording of one, and its line of text.
+ *
+ * The rules (E1 ... E4 of docs/designs/dyntrace-events.md):
+ * E1 The enable state (ev_on[], classes_on, trace_users.dyntrace) changes
+ *    only under HypFS's write lock, one whole store at a time; a trace
+ *    point reads it with no lock, and one racing a write records or not.
+ *    Events are enabled first, then their class bit, then the trace
+ *    points' flag; disabled in the reverse order.
+ * E2 An event is recorded under its CPU's buffer reservation (WRITING),
+ *    and its scope is tested there: so a holder of every buffer sees no
+ *    event half written, nor one judged by a scope it is replacing
+ *    (dt_scope_install() outside the rendezvous holds them all).
+ * E3 An event of more than three words is written as two records in one
+ *    reservation, the continuation published after its head
+ *    (dt_ring_next()); a consuming read never returns the head alone
+ *    (dt_events_whole()), so the pair reaches a reader whole unless the
+ *    buffer overwrote one of them.
+ * E4 Recording obeys tracing_on (dt_recording, tested before and again
+ *    after the reservation, as function.c does), tracing_cpumask and
+ *    set_domain_filter (the scope).
+ */
+
+#include <xen/bug.h>
+#include <xen/dyntrace.h>
+#include <xen/errno.h>
+#include <xen/hypfs.h>
+#include <xen/init.h>
+#include <xen/lib.h>
+#include <xen/sched.h>
+#include <xen/string.h>
+#include <xen/trace.h>
+#include <xen/xmalloc.h>
+
+#define XEN_DYNTRACE_EVENT_FORMATTER
+#include <public/dyntrace_events.h>
+
+#include "events.h"
+#include "hypfs_files.h"
+#include "ring.h"
+#include "scope.h"
+#include "tracer.h"
+
+enum {
+#define CLASS_ENUM(name, id, mask) CLASS_##name,
+    XEN_DYNTRACE_EVENT_CLASSES(CLASS_ENUM)
+#undef CLASS_ENUM
+    NR_CLASSES
+};
+
+struct ev_class {
+    const char *name;
+    uint32_t id, mask;
+};
+
+static const struct ev_class classes[NR_CLASSES] = {
+#define CLASS_ROW(name, id, mask) { #name, id, mask },
+    XEN_DYNTRACE_EVENT_CLASSES(CLASS_ROW)
+#undef CLASS_ROW
+};
+
+struct ev {
+    const char *name;
+    const char *fmt;
+    uint32_t id, mask;
+    unsigned int cls;
+};
+
+static const struct ev events[] = {
+#define EVENT_ROW(cls, name, id, mask, fmt) \
+    { #name, fmt, id, mask, CLASS_##cls },
+    XEN_DYNTRACE_EVENTS(EVENT_ROW)
+#undef EVENT_ROW
+};
+#define NR_EVENTS ARRAY_SIZE(events)
+
+/* The events of class c: events[class_first[c], class_first[c + 1]). */
+static unsigned int class_first[NR_CLASSES + 1];
+
+/* The enable files' content (E1). */
+static bool ev_on[NR_EVENTS];
+static bool class_on[NR_CLASSES];
+static bool all_on;
+/* Bit c: an event of class c is on (the trace points' first test). */
+static unsigned int classes_on;
+
+/* The row of an event id, or -1. */
+static int event_row(uint32_t id, unsigned int cls_mask)
+{
+    unsigned int c, i;
+
+    for ( c = 0; cls_mask; c++, cls_mask >>= 1 )
+    {
+        if ( !(cls_mask & 1) || (id & classes[c].mask) != classes[c].id )
+            continue;
+        for ( i = class_first[c]; i < class_first[c + 1]; i++ )
+            if ( (id & events[i].mask) == events[i].id )
+                return i;
+    }
+
+    return -1;
+}
+
+/* Record one event (E2, E3, E4). */
+static void event_record(uint32_t id, unsigned int nr, const void *data)
+{
+    uint32_t w[XEN_DYNTRACE_EVENT_WORDS] = {};
+    struct xen_dyntrace_event *e;
+    struct xen_dyntrace_event_more *m;
+    const struct vcpu *v;
+    struct dt_ring *r;
+    unsigned long irq;
+    unsigned int cpu, flags = XEN_DYNTRACE_FLAG_EVENT |
+                              XEN_DYNTRACE_FLAG_RAW_TS;
+    uint64_t stamp;
+
+    /* The words may be a structure of any alignment. */
+    memcpy(w, data, nr * sizeof(uint32_t));
+    if ( !local_irq_is_enabled() )
+        flags |= XEN_DYNTRACE_FLAG_IRQS_OFF;
+
+    local_irq_save(irq);
+    e = dt_ring_reserve(&r, &cpu, RECORD_SIZE);
+    if ( !e )
+        goto out;
+    /* As function.c: pairs with the smp_mb() of dt_state_set_on(). */
+    if ( unlikely(!ACCESS_ONCE(dt_recording)) || !dt_scope_allows() )
+    {
+        dt_ring_cancel(r);
+        goto out;
+    }
+
+    if ( local_irq_count(cpu) )
+        flags |= XEN_DYNTRACE_FLAG_IN_IRQ;
+    if ( arch_dyntrace_cpu_in_nmi(cpu) )
+        flags |= XEN_DYNTRACE_FLAG_IN_NMI;
+    stamp = arch_dyntrace_stamp();
+    dt_ring_anchor_if_due(r, stamp, false);
+    v = current;
+
+    e->ts = stamp;
+    e->id = id;
+    memcpy(e->word, w, sizeof(e->word));
+    e->domid = v->domain->domain_id;
+    e->vcpu = v->vcpu_id;
+    e->cpu = cpu;
+    e->flags = flags;
+    e->nr_words = nr;
+    if ( nr > XEN_DYNTRACE_EVENT_HEAD_WORDS )
+    {
+        m = dt_ring_next(r, RECORD_SIZE);
+        m->ts = stamp;
+        memcpy(m->word, w + XEN_DYNTRACE_EVENT_HEAD_WORDS, sizeof(m->word));
+        m->domid = e->domid;
+        m->vcpu = e->vcpu;
+        m->cpu = cpu;
+        m->flags = flags;
+        m->more = XEN_DYNTRACE_EVENT_MORE;
+    }
+    dt_ring_commit(r);
+
+ out:
+    local_irq_restore(irq);
+}
+
+/*
+ * trace()'s call while an event is on (trace_users.dyntrace): record the
+ * event if it is on.  Any context, IRQs on or off.
+ */
+void dyntrace_trace_event(uint32_t event, unsigned int extra,
+                          const void *data)
+{
+    uint32_t id = event & XEN_DYNTRACE_EVENT_ID_MASK;
+    int i;
+
+    if ( extra % sizeof(uint32_t) ||
+         extra > XEN_DYNTRACE_EVENT_WORDS * sizeof(uint32_t) ||
+         !ACCESS_ONCE(dt_recording) )
+        return;
+    i = event_row(id, ACCESS_ONCE(classes_on));
+    if ( i >= 0 && ACCESS_ONCE(ev_on[i]) )
+        event_record(id, extra / sizeof(uint32_t), data);
+}
+
+/* ---- The text of an event ---- */
+
+/* Room for an event's fields. */
+#define FIELDS_MAX 192
+
+static bool is_more(const struct xen_dyntrace_record *r)
+{
+    return r->depth == XEN_DYNTRACE_EVENT_MORE;
+}
+
+unsigned int dt_event_line(struct dyntrace_text *t, unsigned long max,
+                           const struct xen_dyntrace_record *r,
+                           const struct xen_dyntrace_record *end)
+{
+    const struct xen_dyntrace_event *e = (const void *)r;
+    const struct xen_dyntrace_event_more *m = (const void *)(r + 1);
+    uint32_t w[XEN_DYNTRACE_EVENT_WORDS];
+    unsigned int nr = min_t(unsigned int, e->nr_words,
+                            XEN_DYNTRACE_EVENT_HEAD_WORDS), used = 1;
+    char ctx[CONTEXT_MAX], fields[FIELDS_MAX];
+    uint64_t us = (r->ts + 500) / 1000;
+    int i;
+
+    /* A continuation whose head was overwritten: nothing to show. */
+    if ( is_more(r) )
+        return 1;
+
+    memcpy(w, e->word, sizeof(e->word));
+    if ( e->nr_words > XEN_DYNTRACE_EVENT_HEAD_WORDS && r + 1 < end &&
+         dt_record_is_event(r + 1) && is_more(r + 1) && m->ts == e->ts )
+    {
+        memcpy(w + XEN_DYNTRACE_EVENT_HEAD_WORDS, m->word, sizeof(m->word));
+        nr = min_t(unsigned int, e->nr_words, XEN_DYNTRACE_EVENT_WORDS);
+        used = 2;
+    }
+
+    i = event_row(e->id, ~0U);
+    if ( i < 0 )
+        xen_dyntrace_event_format(fields, sizeof(fields), "", e->id, w, nr);
+    else
+        xen_dyntrace_event_format(fields, sizeof(fields), events[i].fmt,
+                                  e->id, w, nr);
+
+    if ( r->domid == DOMID_IDLE )
+        safe_strcpy(ctx, "<idle>");
+    else
+        snprintf(ctx, sizeof(ctx), "d%uv%u", r->domid, r->vcpu);
+
+    dyntrace_text_printf(t, max, "%12s [%03u] %c%c%c %5lu.%06lu: ",
+                         ctx, r->cpu,
+                         (r->flags & XEN_DYNTRACE_FLAG_IRQS_OFF) ? 'd' : '.',
+                         (r->flags & XEN_DYNTRACE_FLAG_IN_IRQ) ? 'h' : '.',
+                         (r->flags & XEN_DYNTRACE_FLAG_IN_NMI) ? 'z' : '.',
+                         (unsigned long)(us / 1000000),
+                         (unsigned long)(us % 1000000));
+    if ( i < 0 )
+        dyntrace_text_printf(t, max, "event_%#x: %s\n", e->id, fields);
+    else
+        dyntrace_text_printf(t, max, "%s: %s\n", events[i].name, fields);
+
+    return used;
+}
+
+unsigned int dt_events_whole(const struct xen_dyntrace_record *recs,
+                             unsigned int nr)
+{
+    const struct xen_dyntrace_record *last;
+
+    if ( !nr )
+        return 0;
+    last = &recs[nr - 1];
+    if ( dt_record_is_event(last) && !is_more(last) &&
+         last->depth > XEN_DYNTRACE_EVENT_HEAD_WORDS )
+        return nr - 1;
+
+    return nr;
+}
+
+unsigned int dt_events_more(const struct xen_dyntrace_record *recs,
+                            unsigned int nr)
+{
+    unsigned int i, more = 0;
+
+    for ( i = 0; i < nr; i++ )
+        more += dt_record_is_event(&recs[i]) && is_more(&recs[i]);
+
+    return more;
+}
+
+/* ---- The enable state (E1) ---- */
+
+/* Bring the class and global files and the trace points' tests up to date. */
+static void enable_update(void)
+{
+    unsigned int c, i, on = 0;
+
+    all_on = true;
+    for ( c = 0; c < NR_CLASSES; c++ )
+    {
+        class_on[c] = true;
+        for ( i = class_first[c]; i < class_first[c + 1]; i++ )
+        {
+            if ( ev_on[i] )
+                on |= 1U << c;
+            else
+                class_on[c] = false;
+        }
+        all_on &= class_on[c];
+    }
+
+    /* Events (already stored) before their class bits, then the flag. */
+    smp_wmb();
+    write_atomic(&classes_on, on);
+#ifdef CONFIG_TRACEBUFFER
+    if ( on )
+    {
+        smp_wmb();
+        write_atomic(&trace_users.dyntrace, true);
+    }
+    else
+        write_atomic(&trace_users.dyntrace, false);
+#endif
+}
+
+/* ---- /tracing/events/ ---- */
+
+static struct hypfs_entry_dir *class_dirs, *event_dirs;
+static struct hypfs_entry_leaf *class_leaves, *event_leaves;
+static HYPFS_DIR_INIT_FUNC(events_dir, "events", &dt_fs_dir_funcs);
+static struct hypfs_entry_leaf all_leaf;
+
+/* events/enable, events/CLASS/enable, events/CLASS/EVENT/enable. */
+static int cf_check enable_write(struct hypfs_entry_leaf *leaf,
+                                 XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                 unsigned int ulen)
+{
+    unsigned int first = 0, last = NR_EVENTS, i;
+    bool on;
+    int rc = dt_fs_bool_write(&on, uaddr, ulen);
+
+    if ( rc )
+        return rc;
+
+    if ( leaf >= class_leaves && leaf < class_leaves + NR_CLASSES )
+    {
+        first = class_first[leaf - class_leaves];
+        last = class_first[leaf - class_leaves + 1];
+    }
+    else if ( leaf >= event_leaves && leaf < event_leaves + NR_EVENTS )
+    {
+        first = leaf - event_leaves;
+        last = first + 1;
+    }
+    else
+        ASSERT(leaf == &all_leaf);
+
+    for ( i = first; i < last; i++ )
+        write_atomic(&ev_on[i], on);
+    enable_update();
+
+    return 0;
+}
+
+static const struct hypfs_funcs enable_funcs = {
+    .enter = hypfs_node_enter,
+    .exit = hypfs_node_exit,
+    .read = hypfs_read_leaf,
+    .write = enable_write,
+    .getsize = hypfs_getsize,
+    .findentry = hypfs_leaf_findentry,
+};
+
+static void __init dir_init(struct hypfs_entry_dir *d, const char *name)
+{
+    d->e.type = XEN_HYPFS_TYPE_DIR;
+    d->e.encoding = XEN_HYPFS_ENC_PLAIN;
+    d->e.name = name;
+    d->e.funcs = &dt_fs_dir_funcs;
+    INIT_LIST_HEAD(&d->e.list);
+    INIT_LIST_HEAD(&d->dirlist);
+}
+
+static void __init enable_init(struct hypfs_entry_dir *dir,
+                               struct hypfs_entry_leaf *l, bool *content)
+{
+    l->e.type = XEN_HYPFS_TYPE_BOOL;
+    l->e.encoding = XEN_HYPFS_ENC_PLAIN;
+    l->e.name = "enable";
+    l->e.size = sizeof(bool);
+    l->e.max_size = sizeof(bool);
+    l->e.funcs = &enable_funcs;
+    l->u.content = content;
+    hypfs_add_leaf(dir, l, true);
+}
+
+/* ---- set_event and available_events ---- */
+
+/* "CLASS:EVENT\n" of every event (all) or of those on. */
+static int events_text(struct dyntrace_text *t, bool all)
+{
+    unsigned long max = 1;
+    unsigned int i;
+    int rc;
+
+    for ( i = 0; i < NR_EVENTS; i++ )
+        max += strlen(classes[events[i].cls].name) + strlen(events[i].name) +
+               2;
+    rc = dyntrace_text_alloc(t, max);
+    if ( rc )
+        return rc;
+    for ( i = 0; i < NR_EVENTS; i++ )
+        if ( all || ev_on[i] )
+            dyntrace_text_printf(t, max, "%s:%s\n",
+                                 classes[events[i].cls].name, events[i].name);
+
+    return 0;
+}
+
+static int cf_check available_build(struct dyntrace_text *t)
+{
+    return events_text(t, true);
+}
+
+static int cf_check set_event_build(struct dyntrace_text *t)
+{
+    return events_text(t, false);
+}
+
+/* Does pattern (a name, or "*" for any) match name? */
+static bool part_matches(const char *pat, size_t len, const char *name)
+{
+    return (len == 1 && *pat == '*') ||
+           (strlen(name) == len && !memcmp(pat, name, len));
+}
+
+/*
+ * One word of set_event (ftrace's): [!]CLASS:EVENT, CLASS:*, *:EVENT, or
+ * a NAME alone (every event of that name, or of the class of that name);
+ * into (or, with '!', out of) want.  -EINVAL: malformed; -ENOENT: it names
+ * no event.
+ */
+static int set_event_word(const char *w, size_t len, bool *want)
+{
+    const char *colon = memchr(w, ':', len);
+    bool on = true, found = false;
+    unsigned int i;
+
+    if ( *w == '!' )
+    {
+        on = false;
+        w++;
+        len--;
+    }
+    if ( !len || (colon && (colon == w || colon == w + len - 1 ||
+                            memchr(colon + 1, ':', w + len - colon - 1))) )
+        return -EINVAL;
+
+    for ( i = 0; i < NR_EVENTS; i++ )
+    {
+        const char *cls = classes[events[i].cls].name;
+        bool match;
+
+        if ( colon )
+            match = part_matches(w, colon - w, cls) &&
+                    part_matches(colon + 1, w + len - colon - 1,
+                                 events[i].name);
+        else
+            match = part_matches(w, len, events[i].name) ||
+                    part_matches(w, len, cls);
+        if ( match )
+        {
+            want[i] = on;
+            found = true;
+        }
+    }
+
+    return found ? 0 : -ENOENT;
+}
+
+/* The events the words name become the ones on (all or nothing). */
+static int cf_check set_event_write(struct hypfs_entry_leaf *leaf,
+                                    XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                    unsigned int ulen)
+{
+    bool want[NR_EVENTS] = {};
+    char *text, *p;
+    unsigned int i;
+    int rc;
+
+    text = dt_fs_copy_string(uaddr, ulen, DT_SET_MAX_WRITE, &rc);
+    if ( !text )
+        return rc;
+
+    for ( p = text; *p; )
+    {
+        size_t len;
+
+        p += strspn(p, " \t\n");
+        len = dt_word_len(p);
+        if ( !len )
+            break;
+        rc = set_event_word(p, len, want);
+        if ( rc )
+        {
+            p[len] = '\0';
+            dt_fs_set_bad_word(p);
+            goto out;
+        }
+        p += len;
+    }
+
+    for ( i = 0; i < NR_EVENTS; i++ )
+        write_atomic(&ev_on[i], want[i]);
+    enable_update();
+
+ out:
+    xfree(text);
+    return rc;
+}
+
+static const struct dt_file event_files[] = {
+    { .name = "available_events", .type = XEN_HYPFS_TYPE_STRING,
+      .build = available_build },
+    { .name = "set_event", .type = XEN_HYPFS_TYPE_STRING,
+      .max_write = DT_SET_MAX_WRITE, .build = set_event_build,
+      .write = set_event_write },
+};
+
+static int __init cf_check events_names_init(void)
+{
+    unsigned int c = 0, i;
+
+    BUILD_BUG_ON(sizeof(struct xen_dyntrace_event) != RECORD_SIZE);
+    BUILD_BUG_ON(sizeof(struct xen_dyntrace_event_more) != RECORD_SIZE);
+    BUILD_BUG_ON(offsetof(struct xen_dyntrace_event, flags) !=
+                 offsetof(struct xen_dyntrace_record, flags));
+    BUILD_BUG_ON(offsetof(struct xen_dyntrace_event, nr_words) !=
+                 offsetof(struct xen_dyntrace_record, depth));
+    BUILD_BUG_ON(offsetof(struct xen_dyntrace_event_more, more) !=
+                 offsetof(struct xen_dyntrace_record, depth));
+    BUILD_BUG_ON(NR_CLASSES > 32);
+
+    if ( !IS_ENABLED(CONFIG_TRACEBUFFER) )
+        return 0;
+
+    /* The table is grouped by class, in the classes' order. */
+    for ( i = 0; i < NR_EVENTS; i++ )
+    {
+        ASSERT(events[i].cls >= c);
+        ASSERT((events[i].id & classes[events[i].cls].mask) ==
+               classes[events[i].cls].id);
+        while ( c < events[i].cls )
+            class_first[++c] = i;
+    }
+    while ( c < NR_CLASSES )
+        class_first[++c] = NR_EVENTS;
+
+    dt_fs_add_files(NULL, event_files, ARRAY_SIZE(event_files));
+
+    return 0;
+}
+presmp_initcall(events_names_init);
+
+/* After /tracing is built (hypfs.c's initcall, linked before this one). */
+static int __init cf_check events_dir_init(void)
+{
+    unsigned int c, i;
+
+    if ( !IS_ENABLED(CONFIG_TRACEBUFFER) )
+        return 0;
+
+    class_dirs = xzalloc_array(struct hypfs_entry_dir, NR_CLASSES);
+    class_leaves = xzalloc_array(struct hypfs_entry_leaf, NR_CLASSES);
+    event_dirs = xzalloc_array(struct hypfs_entry_dir, NR_EVENTS);
+    event_leaves = xzalloc_array(struct hypfs_entry_leaf, NR_EVENTS);
+    if ( !class_dirs || !class_leaves || !event_dirs || !event_leaves )
+        return -ENOMEM;
+
+    dt_fs_add_dir(&events_dir);
+    enable_init(&events_dir, &all_leaf, &all_on);
+    for ( c = 0; c < NR_CLASSES; c++ )
+    {
+        dir_init(&class_dirs[c], classes[c].name);
+        hypfs_add_dir(&events_dir, &class_dirs[c], true);
+        enable_init(&class_dirs[c], &class_leaves[c], &class_on[c]);
+        for ( i = class_first[c]; i < class_first[c + 1]; i++ )
+        {
+            dir_init(&event_dirs[i], events[i].name);
+            hypfs_add_dir(&class_dirs[c], &event_dirs[i], true);
+            enable_init(&event_dirs[i], &event_leaves[i], &ev_on[i]);
+        }
+    }
+
+    return 0;
+}
+__initcall(events_dir_init);
