@@ -105,6 +105,16 @@ static struct file files[] = {
     { .name = "per_cpu/cpu0/trace_pipe_raw", .state = false,
       .werr = { EACCES } },
     { .name = "per_cpu/cpu0/stats", .state = false, .werr = { EACCES } },
+    /* Events (series 5). */
+    { .name = "available_events", .state = false, .werr = { EACCES } },
+    { .name = "set_event", .state = true,
+      .werr = { EINVAL, ENOENT, ENOSPC, ENOMEM } },
+    { .name = "events/enable", .state = true,
+      .werr = { EINVAL, EDOM, ENOSPC } },
+    { .name = "events/sched/enable", .state = true,
+      .werr = { EINVAL, EDOM, ENOSPC } },
+    { .name = "events/sched/sched_switch/enable", .state = true,
+      .werr = { EINVAL, EDOM, ENOSPC } },
 };
 #define NR_FILES (sizeof(files) / sizeof(files[0]))
 enum { F_TRACER = 1, F_FILTER = 3, F_NOTRACE, F_DOMAINS, F_CPUMASK, F_ON,
@@ -452,6 +462,9 @@ static const char *const fixed_words[] = {
     "do_xen_version:stacktrace", "do_xen_version:bogus",
     "do_xen_version:traceoff:abc", "!do_xen_version:traceoff",
     "do_xen_version:traceoff:0", "do_xen_version:traceoff:99999999999",
+    "sched:sched_switch", "sched", "*:*", "sched:*", "*:wake", "!sched:wake",
+    "irq:handled", "hvm:vmx_exit", "pv", "sched:", ":wake", "a:b:c", "!",
+    "!*", "nosuch:*",
 };
 
 /* Append one word of some language (or junk) at p; returns its length. */
@@ -523,7 +536,7 @@ static unsigned long make_write(const struct file *f)
 
     if ( room > wbuf_len )
         room = wbuf_len;
-    if ( f == &files[F_ON] && below(2) )
+    if ( (f == &files[F_ON] || f->type == TYPE_BOOL) && below(2) )
     {
         wbuf[0] = below(3) ? below(2) : below(256);
         return below(4) ? 1 : below(3);
