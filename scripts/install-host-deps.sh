@@ -19,6 +19,9 @@ packages=(
     # exports: trace-cmd, and speedscope (from the npm registry) in Chromium, driven by
     # playwright-core (tests/viewers).
     libxen-dev trace-cmd chromium nodejs
+    # KernelShark, on an X server of its own (Xvfb), with ImageMagick's import for its screenshot
+    # (record/10's capture with events, tests/viewers/check-exports.sh).
+    kernelshark xvfb imagemagick
     # Xen's tools build of the dom0 command in the patched tree (scripts/build-tool-in-tree.sh):
     # what the tools' configure requires, with the firmware, qemu and docs disabled.
     pkg-config python3-dev uuid-dev libncurses-dev libyajl-dev zlib1g-dev wget

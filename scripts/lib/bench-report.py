@@ -66,6 +66,8 @@ def main():
         r3b = float(ours["domfiltered"]["ns_per_call"]) if "domfiltered" in ours else None
         r3c = float(ours["graph"]["ns_per_call"]) if "graph" in ours else None
         r3d = float(ours["profile"]["ns_per_call"]) if "profile" in ours else None
+        r3e = float(ours["events_idle"]["ns_per_call"]) if "events_idle" in ours else None
+        r3f = float(ours["events"]["ns_per_call"]) if "events" in ours else None
         # Records per call: over every call made while recording (the
         # runs before three-measurement rows counted them against one).
         hits3 = (int(ours["traced_records"]["written"]) /
@@ -117,6 +119,16 @@ def main():
                   f"calls counted per call, {100.0 * timed3d / hits3d:.1f} % of them timed) | "
                   f"{r3d:.1f} | {r3d - r1:+.1f} | {(r3d - r2) / calls3d:.1f} per call | "
                   f"{ratio(r3d - r1)} |")
+        if r3e is not None:
+            print(f"| 3e | an event on that the path does not hit (dom0:dom_add): each trace "
+                  f"point of the path calls trace() | {r3e:.1f} | {r3e - r1:+.1f} | "
+                  f"{(r3e - r2) / 2:.1f} per trace point (2 per call) | {ratio(r3e - r1)} |")
+        if r3f is not None:
+            ev3f = (int(ours["events_records"]["written"]) /
+                    int(ours["events_records"]["calls"]))
+            print(f"| 3f | the path's own event on (pv:hypercall, under nop: {ev3f:.2f} events "
+                  f"per call) | {r3f:.1f} | {r3f - r1:+.1f} | {(r3f - r2) / ev3f:.1f} | "
+                  f"{ratio(r3f - r1)} |")
         print(f"| 4 | xentrace -e all on the baseline (2 hypercall events per call: "
               f"xen_version and the iret back to user space) | {r4:.1f} | {xt:+.1f} | "
               f"{xt / 2:.1f} | 1.00 |")
@@ -158,6 +170,10 @@ def main():
             summary += f" graph_per_call={(r3c - r2) / calls3c:.1f}"
         if r3d is not None:
             summary += f" profile_per_call={(r3d - r2) / calls3d:.1f}"
+        if r3e is not None:
+            summary += f" event_off_per_tracepoint={(r3e - r2) / 2:.1f}"
+        if r3f is not None:
+            summary += f" event_per_event={(r3f - r2) / ev3f:.1f}"
         if "record_max_rate" in ours:
             rm = ours["record_max_rate"]
             print(f"\nxen-dyntrace record, default poll interval (100 ms) and buffer ({records} "

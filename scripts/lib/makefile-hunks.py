@@ -2,7 +2,7 @@
 """makefile-hunks.py: rewrite the xen/common/dyntrace/Makefile hunks of patches/ after an object
 is added to, moved in or taken from the series (a maintainer's tool, not run by make).
 
-xen/common/dyntrace/Makefile is ours: 0007 creates it with sites.o and the notrace line, and
+xen/common/dyntrace/Makefile is ours: 0008 creates it with sites.o and the notrace line, and
 each later entry adds the objects it brings, in link order (the initcalls' order). OBJECTS
 below is that order, each object with the entry that adds it. For every patch in patches/ and
 patches/BASE/ that has a hunk of that Makefile (and is not the one creating it), the hunk is
@@ -16,13 +16,13 @@ import re
 import sys
 
 OBJECTS = [
-    ("ring.o", "0008"), ("tracer.o", "0009"), ("state.o", "0010"), ("patch.o", "0010"),
-    ("hypfs.o", "0011"), ("hypfs_snap.o", "0011"), ("hypfs_write.o", "0011"),
-    ("output.o", "0012"), ("function.o", "0012"),
-    ("scope.o", "0017"),
-    ("return.o", "0018"), ("graph.o", "0019"),
-    ("profile.o", "0020"), ("profile_stats.o", "0020"),
-    ("events.o", "0023"),
+    ("ring.o", "0009"), ("tracer.o", "0010"), ("state.o", "0011"), ("patch.o", "0011"),
+    ("hypfs.o", "0012"), ("hypfs_snap.o", "0012"), ("hypfs_write.o", "0012"),
+    ("output.o", "0013"), ("function.o", "0013"),
+    ("scope.o", "0018"),
+    ("return.o", "0019"), ("graph.o", "0020"),
+    ("profile.o", "0021"), ("profile_stats.o", "0021"),
+    ("events.o", "0024"),
 ]
 PATH = "xen/common/dyntrace/Makefile"
 

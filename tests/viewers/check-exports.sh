@@ -240,3 +240,110 @@ else
     cat "$out/speedscope-graph.out" >&2 2>/dev/null || true
     failed "graph-speedscope: $(grep '^not ok' "$out/speedscope-graph.out" 2>/dev/null | head -n1)"
 fi
+
+# The capture of record/10 (XDTEVENTS lines): Xen's trace points with the functions, a domU d<D>
+# at work. trace.dat in trace-cmd (every vCPU switch of report is a sched_switch there, the domU's
+# vCPUs named as tasks) and in KernelShark under Xvfb (as an unprivileged user: as root it opens
+# a warning first), with the domU's first vCPU's task plot: a screenshot. The JSON: a 'pCPU N
+# vCPUs' track per pCPU with the vCPUs that ran as spans, a track per vCPU, and speedscope's
+# view of pCPU 0's vCPUs listing the domU's by name: screenshots.
+receive XDTEVENTS events-transfer "capture with events" || exit 0
+ecap=$rcv_file
+D=${rcv_words#D=}
+"$tool" report -t --symbols "$out/xen.map" "$ecap" >"$out/events-report.txt"
+esw=$(grep -c ': sched_switch: prev=[^ ]* ==> next=[^?]' "$out/events-report.txt" || true)
+ecpus=$(sed -n 's/^# entries-in-buffer.*#P:\([0-9]*\)$/\1/p' "$out/events-report.txt")
+if "$tool" export -f trace.dat --symbols "$out/xen.map" -o "$out/events.trace.dat" "$ecap" 2>"$out/export.err" &&
+    trace-cmd report -t -i "$out/events.trace.dat" >"$out/events-tc.txt" 2>"$out/events-tc.err"; then
+    tsw=$(grep -c ' sched_switch: ' "$out/events-tc.txt" || true)
+    tasks=$(grep ' sched_switch: ' "$out/events-tc.txt" | grep -o "d${D}v[0-9]*:[0-9]*" | sort -u | tr '\n' ' ')
+    if [ "$tsw" = "$esw" ] && [ "$esw" -gt 0 ] && [ -n "$tasks" ]; then
+        pass "events-trace.dat: trace-cmd report lists the capture's $esw vCPU switches as sched_switch, the domU's vCPUs named as tasks ($tasks)"
+    else
+        head -n 5 "$out/events-tc.err" >&2 || true
+        failed "events-trace.dat: trace-cmd lists $tsw sched_switch, report $esw; domU tasks '$tasks'"
+    fi
+else
+    cat "$out/export.err" "$out/events-tc.err" 2>/dev/null | head -n 5 >&2
+    failed "events-trace.dat: export or trace-cmd report failed"
+fi
+# KernelShark on its own X server (no access control, loopback only), as nobody.
+ks=$out/kernelshark
+mkdir -p "$ks"
+chmod 777 "$ks"
+cp "$out/events.trace.dat" "$ks/events.trace.dat"
+chmod 644 "$ks/events.trace.dat"
+for disp in $(seq 90 99); do [ -e "/tmp/.X11-unix/X$disp" ] || break; done
+Xvfb ":$disp" -screen 0 1600x1000x24 -nolisten tcp >"$ks/xvfb.log" 2>&1 &
+xvfb=$!
+sleep 2
+DISPLAY=":$disp" HOME="$ks" XDG_RUNTIME_DIR="$ks" setpriv --reuid=65534 --regid=65534 --clear-groups \
+    kernelshark -geometry 1600x1000+0+0 -i "$ks/events.trace.dat" --cpu "0-$((ecpus - 1))" \
+    --task "d${D}v0" >"$ks/kernelshark.log" 2>&1 &
+kspid=$!
+sleep 12
+rm -f "$out/kernelshark-events.png"
+DISPLAY=":$disp" import -window root "$out/kernelshark-events.png" 2>>"$ks/xvfb.log" || true
+kill "$kspid" 2>/dev/null || true
+kill "$xvfb" 2>/dev/null || true
+wait "$kspid" "$xvfb" 2>/dev/null || true
+colors=$(identify -format %k "$out/kernelshark-events.png" 2>/dev/null || echo 0)
+if grep -q 'Loading .*events.trace.dat' "$ks/kernelshark.log" && [ "$colors" -gt 100 ]; then
+    pass "events-kernelshark: KernelShark opens the trace.dat with its $ecpus pCPUs and the task plot of d${D}v0 (screenshot kernelshark-events.png, $colors colors)"
+else
+    tail -n 5 "$ks/kernelshark.log" >&2 || true
+    failed "events-kernelshark: KernelShark did not open the trace.dat ($colors colors on screen)"
+fi
+if "$tool" export -f json --symbols "$out/xen.map" -o "$out/events.json" "$ecap" 2>"$out/export.err" &&
+    python3 - "$out/events.json" "$D" "$esw" "$out/events-names" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+d, nsw = sys.argv[2], int(sys.argv[3])
+names = {e["tid"]: e["args"]["name"] for e in ev if e["ph"] == "M" and "tid" in e}
+spans = [(names.get(e["tid"], ""), e["name"]) for e in ev if e["ph"] == "X"]
+res = [n for t, n in spans if t.endswith(" vCPUs")]
+own = [t for t, n in spans if t.startswith(f"d{d}v") and n.startswith("pCPU ")]
+funcs = [n for t, n in spans if t.startswith("pCPU ") and " " not in n and n == "do_xen_version"]
+pcpus = sorted({t for t, _ in spans if t.endswith(" vCPUs")})
+# A span per switch (each closes the one before; the last lasts to the CPU's last record).
+assert len(res) == nsw, (len(res), nsw)
+assert [n for n in res if n.startswith(f"d{d}v")] and own and funcs, (res[:5], own[:3], len(funcs))
+cpu0 = {}
+for e in ev:
+    if e["ph"] == "X" and names.get(e["tid"]) == "pCPU 0 vCPUs":
+        cpu0[e["name"]] = cpu0.get(e["name"], 0) + e["dur"]
+open(sys.argv[4], "w").write(",".join(sorted(cpu0, key=lambda k: -cpu0[k])[:3]))
+print(f"json: {len(res)} vCPU spans on {pcpus}, {len(own)} on the domU's own tracks, {len(funcs)} do_xen_version")
+PY
+then
+    pass "events-json: a span per vCPU switch ($esw) on 'pCPU N vCPUs' tracks, the domU's vCPUs on tracks of their own, the functions beside"
+else
+    failed "events-json: malformed or not matching the capture"
+fi
+ethreads=()
+for t in $(python3 -c "
+import json, sys
+ev = json.load(open(sys.argv[1]))['traceEvents']
+names = {e['tid']: e['args']['name'] for e in ev if e['ph'] == 'M' and 'tid' in e}
+print(' '.join(sorted({names[e['tid']].split()[1] for e in ev if e['ph'] == 'X' and names.get(e['tid'], '').endswith(' vCPUs')})))
+" "$out/events.json" 2>/dev/null); do ethreads+=("pCPU $t vCPUs"); done
+if [ -s "$out/events-names" ] && node "$REPO_ROOT/tests/viewers/speedscope-check.cjs" "$viewers" "$out/events.json" \
+    "$out/speedscope-events" "$(cat "$out/events-names")" "pCPU 0 vCPUs" "${ethreads[@]}" >"$out/speedscope-events.out" 2>&1; then
+    pass "events-speedscope: the JSON opens, and the sandwich view of 'pCPU 0 vCPUs' lists the vCPUs that ran there by name ($(cat "$out/events-names")): $(grep -c '^ok' "$out/speedscope-events.out") checks"
+else
+    cat "$out/speedscope-events.out" >&2 2>/dev/null || true
+    failed "events-speedscope: $(grep '^not ok' "$out/speedscope-events.out" 2>/dev/null | head -n1)"
+fi
+# xentrace's file of the same run (XDTXENTRACE lines): the switches both recorded, compared per
+# pCPU over the interval both covered: the number of switches and each vCPU's running time within
+# 1 % (tests/viewers/compare-xentrace.py maps xentrace's TSC to Xen's ns through the switches in
+# common).
+receive XDTXENTRACE events-xentrace-transfer "xentrace file" || exit 0
+if python3 "$REPO_ROOT/tests/viewers/compare-xentrace.py" "$rcv_file" "$out/events-report.txt" \
+    >"$out/xentrace-compare.txt" 2>&1; then
+    sed 's/^/# /' "$out/xentrace-compare.txt"
+    pass "events-xentrace: per pCPU, the vCPU switches and each vCPU's running time agree with xentrace's within 1 % ($(grep -c ' switches ' "$out/xentrace-compare.txt") pCPUs, $(grep -vc ' switches \|^pCPU' "$out/xentrace-compare.txt") vCPU rows)"
+else
+    cat "$out/xentrace-compare.txt" >&2
+    failed "events-xentrace: switches or running times differ from xentrace's by more than 1 % (see $out/xentrace-compare.txt)"
+fi

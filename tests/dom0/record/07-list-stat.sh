@@ -1,8 +1,8 @@
 # xen-dyntrace list and stat against the running hypervisor.
 # - list -t: the tracers of available_tracers, one per line; list -f PATTERN: exactly the
 #   functions of available_functions the glob matches; list -f with a pattern matching nothing
-#   says so; list -e: this tracer has no events (said, exit 0); list with no option: tracers,
-#   the number of functions; usage errors exit 2.
+#   says so; list -e PATTERN: exactly the events of available_events the glob matches; list
+#   with no option: tracers, the number of functions and of events; usage errors exit 2.
 # - stat: each setting as Xen has it (after setting a filter, a trigger, the domain filter and
 #   the tracer, stat shows each), how many functions are patched, error_log, and one
 #   per_cpu/cpuN/stats block per CPU; it changes nothing.
@@ -30,17 +30,18 @@ expect_eq "exit status of list -f matching nothing" 0 "$rc"
 [ ! -s /tmp/list.out ] || fail "list -f matching nothing printed"
 grep -q "no traceable function matches 'no_such_function_\*'" /tmp/list.err || { cat /tmp/list.err; fail "list -f matching nothing said nothing"; }
 
-# list -e: no events in this tracer.
-xen-dyntrace list -e >/tmp/list.out 2>/tmp/list.err
-rc=$?
-cat /tmp/list.err
-expect_eq "exit status of list -e" 0 "$rc"
-grep -q "has no events" /tmp/list.err || fail "list -e did not say there are no events"
+# list -e PATTERN: Xen's trace points, as available_events lists them.
+xen-dyntrace list -e 'sched:*' >/tmp/list.out 2>/tmp/list.err || { cat /tmp/list.err; fail "list -e exited $?"; }
+xenhypfs cat $T/available_events | grep '^sched:' >/tmp/events.want || true
+cmp -s /tmp/events.want /tmp/list.out || { cat /tmp/list.out; fail "list -e 'sched:*' differs from available_events"; }
+grep -qx sched:sched_switch /tmp/list.out || fail "list -e 'sched:*': no sched:sched_switch"
+nev=$(xenhypfs cat $T/available_events | grep -c .)
 
 # list: an overview.
 xen-dyntrace list >/tmp/list.out || fail "list exited $?"
 cat /tmp/list.out
 grep -qx "functions: $all (xen-dyntrace list -f \[PATTERN\])" /tmp/list.out || fail "list: no function count $all"
+grep -qx "events: $nev (xen-dyntrace list -e \[PATTERN\])" /tmp/list.out || fail "list: no event count $nev"
 
 for args in "-t -f" "-z" "-f a b"; do
     xen-dyntrace list $args >/dev/null 2>&1

@@ -96,14 +96,19 @@ echo "do_xen_version: $nf, sched_switch: $ne"
 record_lines /tmp/ev.trace | awk '{ t = $4; sub(/:$/, "", t); if (t + 0 < last) { print; b++ } last = t + 0 } END { exit b > 0 }' ||
     fail "lines out of time order"
 
-# The scope narrows events too.
-run xenhypfs write $T/set_domain_filter "d$D"
-record 1
-ctx=$(record_lines /tmp/ev.trace | grep ': sched_switch: ' | awk '{ print $1 }' | sort -u | tr '\n' ' ')
-echo "contexts with d$D: $ctx"
-[ -n "$ctx" ] || fail "no event of d$D"
-echo " $ctx" | tr ' ' '\n' | grep . | grep -qv "^d${D}v" && fail "d$D lets through: $ctx"
-run xenhypfs write $T/set_domain_filter ""
+# The scope narrows events too: with entries patched (the filter installed in the rendezvous), and
+# under nop with nothing patched (installed while every buffer is held).
+for tracer in function nop; do
+    run xenhypfs write $T/current_tracer $tracer
+    run xenhypfs write $T/set_domain_filter "d$D"
+    record 1
+    ctx=$(record_lines /tmp/ev.trace | grep ': sched_switch: ' | awk '{ print $1 }' | sort -u | tr '\n' ' ')
+    echo "$tracer, contexts with d$D: $ctx"
+    [ -n "$ctx" ] || fail "no event of d$D under $tracer"
+    echo " $ctx" | tr ' ' '\n' | grep . | grep -qv "^d${D}v" && fail "d$D lets through under $tracer: $ctx"
+    run xenhypfs write $T/set_domain_filter ""
+done
+run xenhypfs write $T/current_tracer function
 run xenhypfs write $T/tracing_cpumask 1
 record 1
 cpus=$(record_lines /tmp/ev.trace | awk '{ print $2 }' | sort -u | tr '\n' ' ')
@@ -129,6 +134,25 @@ if command -v xentrace >/dev/null; then
     [ "$(grep -c ': sched_switch: ' /tmp/ev.trace || true)" -ge 5 ] || fail "no events after xentrace stopped"
 else
     note "no xentrace in this dom0: not run beside it"
+fi
+
+# function_graph: an event inside a traced call shows inside it, as a comment (each vCPU wake
+# is traced in vcpu_wake(): its line follows "vcpu_wake() {" on its CPU).
+if xenhypfs cat $T/available_functions | grep -qx vcpu_wake; then
+    run xenhypfs write $T/current_tracer nop
+    run xenhypfs write $T/set_function_filter vcpu_wake
+    run xenhypfs write $T/set_event sched:wake
+    run xenhypfs write $T/current_tracer function_graph
+    record 1
+    nw=$(grep -c '/\* wake: vcpu=' /tmp/ev.trace || true)
+    echo "function_graph: $nw wake events"
+    [ "$nw" -ge 3 ] || fail "only $nw wake events under function_graph"
+    grep -v '^#' /tmp/ev.trace | awk '{ cpu = $1 }
+        /\/\* wake: / { if (prev[cpu] !~ /vcpu_wake\(\) \{$/) { print "after: " prev[cpu]; print; b++ } }
+        { prev[cpu] = $0 } END { exit b > 0 }' || fail "a wake event outside its vcpu_wake() call"
+    run xenhypfs write $T/current_tracer nop
+else
+    note "vcpu_wake is not traceable on this build: the function_graph check is not run"
 fi
 
 run xenhypfs write $T/set_event ""

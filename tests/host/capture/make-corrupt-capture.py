@@ -50,6 +50,13 @@ elif kind.startswith("flags="):
 elif kind.startswith("depth="):
     cpu0[1][7] = int(kind[6:])
     why = f"record 1: a function record with depth {int(kind[6:])}"
+elif kind == "event-graph":
+    # An event (XEN_DYNTRACE_FLAG_EVENT, public/dyntrace_events.h) with a function_graph flag.
+    cpu0[1][6] = 0x80 | ENT
+    why = f"record 1: an event with flags 0x{0x80 | ENT:02x}"
+elif kind == "event-words":
+    cpu0[1][6], cpu0[1][7] = 0x80, 9
+    why = "record 1: an event of 9 words"
 elif kind == "graph-depth0":
     tracer = "function_graph"
     cpu0 = [[1000, f[0], 0xffff82d040300010, 0, 0, 0, ENT, 1], [3000, f[1], 2000, 0, 0, 0, ENT | RET, 0]]

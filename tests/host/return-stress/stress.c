@@ -49,7 +49,7 @@ static bool dive;
 static unsigned long rng_state;
 static unsigned long next_token = 0x1000, next_time;
 static jmp_buf abandon_to;
-/* Declared in x86's asm/current.h (patch 0018), which the stubs do not have. */
+/* Declared in x86's asm/current.h (patch 0019), which the stubs do not have. */
 void dyntrace_stack_reset(void);
 /* R7: the stack was reset with dyntrace_stack_reset(); the next push's depth. */
 static bool stack_was_reset;

@@ -25,8 +25,8 @@
 #include "unit.h"
 
 #define NF     64               /* functions of the fake image */
-#define NR_TRACING_FILES 19     /* the files of /tracing */
-#define NR_TRACING_DIRS  2      /* per_cpu/ and trace_stat/ */
+#define NR_TRACING_FILES 21     /* the files of /tracing */
+#define NR_TRACING_DIRS  3      /* per_cpu/, trace_stat/ and events/ */
 #define NCPUS  4
 
 static unsigned long want[BITS_TO_LONGS(IMG_MAX_FUNCS)];
@@ -93,7 +93,7 @@ void t_boot(void)
 
     boot(NCPUS, NF);
     ok(stub_hypfs_children("/tracing") == NR_TRACING_FILES + NR_TRACING_DIRS,
-       "boot: /tracing holds its %u files, per_cpu/ and trace_stat/",
+       "boot: /tracing holds its %u files, per_cpu/, trace_stat/ and events/",
        NR_TRACING_FILES);
 
     for ( i = 0; i < NF; i++ )
@@ -555,6 +555,7 @@ static int boot_outcome(unsigned int k)
             "trace", "trace_pipe", "buffer_size_kb", "buffer_total_size_kb",
             "enabled_functions", "max_graph_depth", "tracing_thresh",
             "set_graph_function", "function_profile_enabled", "error_log",
+            "available_events", "set_event",
         };
         /* The UINT files, and whether their boot value is non-zero. */
         bool is_uint = strstr(leaves[i], "_kb") ||

@@ -232,14 +232,17 @@ static void raw_record(struct xen_dyntrace_record *r, const uint8_t *p)
     (XEN_DYNTRACE_FLAG_GRAPH_ENT | XEN_DYNTRACE_FLAG_GRAPH_RET)
 #define XDT_FLAGS_KNOWN \
     (XEN_DYNTRACE_FLAG_IRQS_OFF | XEN_DYNTRACE_FLAG_IN_IRQ | \
-     XEN_DYNTRACE_FLAG_IN_NMI | XDT_FLAGS_GRAPH | XEN_DYNTRACE_FLAG_GRAPH_TAIL)
+     XEN_DYNTRACE_FLAG_IN_NMI | XDT_FLAGS_GRAPH | \
+     XEN_DYNTRACE_FLAG_GRAPH_TAIL | XEN_DYNTRACE_FLAG_EVENT)
 
 /*
  * A record's checks: what the readers index or trust.  Its CPU is the
  * buffer's, so the chunk's (the exports index their per-CPU state by it);
  * only the flags of the format; a function record's last byte 0, a
  * function_graph record's depth from 1; a tail (a return whose entry was not
- * recorded) is a return.  Returns a reason (in why) or NULL.
+ * recorded) is a return; an event (public/dyntrace_events.h) has no
+ * function_graph flag, and at most 7 words or is a continuation.  Returns a
+ * reason (in why) or NULL.
  */
 static const char *check_record(const struct xen_dyntrace_record *r,
                                 uint32_t cpu,
@@ -253,6 +256,18 @@ static const char *check_record(const struct xen_dyntrace_record *r,
     else if ( r->flags & ~XDT_FLAGS_KNOWN )
         snprintf(why, len, "record %" PRIu32 ": unknown flags 0x%02x", i,
                  r->flags);
+    else if ( xdt_is_event(r) )
+    {
+        if ( r->flags & (XDT_FLAGS_GRAPH | XEN_DYNTRACE_FLAG_GRAPH_TAIL) )
+            snprintf(why, len, "record %" PRIu32 ": an event with flags "
+                     "0x%02x", i, r->flags);
+        else if ( r->depth > XEN_DYNTRACE_EVENT_WORDS &&
+                  r->depth != XEN_DYNTRACE_EVENT_MORE )
+            snprintf(why, len, "record %" PRIu32 ": an event of %u words", i,
+                     r->depth);
+        else
+            return NULL;
+    }
     else if ( (r->flags & XEN_DYNTRACE_FLAG_GRAPH_TAIL) &&
               !(r->flags & XEN_DYNTRACE_FLAG_GRAPH_RET) )
         snprintf(why, len, "record %" PRIu32 ": flags 0x%02x: a tail that is "
@@ -514,6 +529,38 @@ struct cursor {
     struct xdt_event ev;        /* the event at the position */
 };
 
+/*
+ * The id and words of the event head at the cursor (record i of the chunk
+ * at p), its continuation's too when it is the next record of the chunk
+ * with the same time (the hypervisor's reads never split the pair), which
+ * the cursor then steps over.
+ */
+static void event_words(struct cursor *u, const uint8_t *p)
+{
+    const struct xen_dyntrace_record *r = &u->ev.rec;
+    struct xen_dyntrace_record m;
+
+    u->ev.id = (uint32_t)r->ip;
+    u->ev.word[0] = r->ip >> 32;
+    u->ev.word[1] = (uint32_t)r->parent_ip;
+    u->ev.word[2] = r->parent_ip >> 32;
+    u->ev.nr_words = r->depth < XEN_DYNTRACE_EVENT_HEAD_WORDS
+                     ? r->depth : XEN_DYNTRACE_EVENT_HEAD_WORDS;
+    if ( r->depth <= XEN_DYNTRACE_EVENT_HEAD_WORDS || u->i + 1 >= u->nr )
+        return;
+    raw_record(&m, p + XDT_RAW_HEADER_SIZE +
+                   (size_t)(u->i + 1) * XDT_RAW_RECORD_SIZE);
+    if ( !xdt_is_event(&m) || m.depth != XEN_DYNTRACE_EVENT_MORE ||
+         m.ts != r->ts )
+        return;
+    u->ev.word[3] = (uint32_t)m.ip;
+    u->ev.word[4] = m.ip >> 32;
+    u->ev.word[5] = (uint32_t)m.parent_ip;
+    u->ev.word[6] = m.parent_ip >> 32;
+    u->ev.nr_words = r->depth;
+    u->i++;
+}
+
 /* Load the event at the cursor; false at the CPU's end. */
 static bool cursor_load(struct cursor *u)
 {
@@ -547,6 +594,13 @@ static bool cursor_load(struct cursor *u)
         {
             raw_record(&u->ev.rec, p + XDT_RAW_HEADER_SIZE +
                                    (size_t)u->i * XDT_RAW_RECORD_SIZE);
+            if ( xdt_is_event(&u->ev.rec) &&
+                 u->ev.rec.depth == XEN_DYNTRACE_EVENT_MORE )
+            {
+                /* A continuation whose head was lost (E3): skipped. */
+                u->i++;
+                continue;
+            }
             u->ev.lost = false;
             if ( u->lost )
             {
@@ -557,6 +611,8 @@ static bool cursor_load(struct cursor *u)
                 u->lost = 0;
                 return true;
             }
+            if ( xdt_is_event(&u->ev.rec) )
+                event_words(u, p);
             u->i++;
             return true;
         }

@@ -24,6 +24,14 @@
  * return, on a thread of its CPU's own ("pCPU N calls", tid CALLS_TID + N),
  * so that the viewer nests them; an entry record adds nothing (a call whose
  * return was not recorded does not show).
+ * Events of Xen's trace points (record -e) go on tracks of their own, so
+ * that they change nothing above:
+ *  - each pCPU's "pCPU N vCPUs" (tid VCPUS_TID + N): from every vCPU
+ *    switch (sched_switch) to the CPU's next, a complete event named after
+ *    the vCPU switched in (d1v0, idle), and every event as an instant
+ *    event named after it, its fields in args (Perfetto shows them);
+ *  - each vCPU's own ("d1v0", tid VCPU_TID + its trace.dat pid): the same
+ *    spans, named after the pCPU it ran on.
  * Times are microseconds of Xen's system time from a whole second before
  * the first record, which otherData.xen_time_base_seconds gives.  report.c
  * decides where the output goes.
@@ -107,10 +115,22 @@ static void complete(FILE *f, const char *name, const char *cat,
     fputc('}', f);
 }
 
+/* A pCPU's vCPU since its last switch (sched_switch). */
+struct residency {
+    bool open;
+    uint32_t domid, vcpu;
+    uint64_t start;
+    bool named;                 /* its track's thread_name is written */
+};
+
 struct json_ctx {
     FILE *f;
     const struct xdt_names *n;
     struct run *runs;
+    struct residency *res;
+    uint64_t *last_ts;          /* each CPU's last record's time */
+    uint32_t *vcpus;            /* the vCPU tracks named, as pids */
+    size_t nr_vcpus, cap_vcpus;
 };
 
 /* The pending function record of a CPU, lasting until end. */
@@ -185,6 +205,110 @@ static int json_call(struct json_ctx *j, const struct xen_dyntrace_record *r)
     return ferror(f) ? -1 : 0;
 }
 
+/* The tracks of events: each pCPU's, above its calls'; each vCPU's. */
+#define VCPUS_TID (2 * XDT_MAX_CPUS)
+#define VCPU_TID  (3 * XDT_MAX_CPUS)
+
+/* A vCPU's track: trace.dat's pid of it, 4096 * domain + vCPU + 1. */
+static unsigned int vcpu_track(struct json_ctx *j, uint32_t domid,
+                               uint32_t vcpu)
+{
+    uint32_t pid = (domid & 0x7fff) * 4096 + (vcpu & 4095) + 1;
+    size_t i;
+
+    for ( i = 0; i < j->nr_vcpus && j->vcpus[i] != pid; i++ )
+        continue;
+    if ( i == j->nr_vcpus )
+    {
+        if ( j->nr_vcpus == j->cap_vcpus )
+        {
+            size_t cap = j->cap_vcpus ? 2 * j->cap_vcpus : 32;
+            uint32_t *v = realloc(j->vcpus, cap * sizeof(*v));
+
+            if ( !v )
+                return 0;
+            j->vcpus = v;
+            j->cap_vcpus = cap;
+        }
+        j->vcpus[j->nr_vcpus++] = pid;
+        fprintf(j->f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,"
+                      "\"tid\":%u,\"args\":{\"name\":\"d%uv%u\"}}",
+                VCPU_TID + pid, domid & 0x7fff, vcpu & 4095);
+    }
+
+    return VCPU_TID + pid;
+}
+
+static void vcpu_name(char *buf, size_t len, uint32_t domid, uint32_t vcpu)
+{
+    if ( domid == XDT_DOMID_IDLE )
+        snprintf(buf, len, "idle");
+    else
+        snprintf(buf, len, "d%uv%u", domid, vcpu);
+}
+
+/* The end of pCPU cpu's residency (1 ns before end: spans never touch). */
+static void close_residency(struct json_ctx *j, unsigned int cpu,
+                            uint64_t end)
+{
+    struct residency *rs = &j->res[cpu];
+    char name[32];
+
+    if ( !rs->open )
+        return;
+    end = end > rs->start + 1 ? end - 1 : rs->start;
+    vcpu_name(name, sizeof(name), rs->domid, rs->vcpu);
+    complete(j->f, name, "vcpu", VCPUS_TID + cpu, rs->start, end);
+    if ( rs->domid != XDT_DOMID_IDLE )
+    {
+        unsigned int tid = vcpu_track(j, rs->domid, rs->vcpu);
+
+        snprintf(name, sizeof(name), "pCPU %u", cpu);
+        if ( tid )
+            complete(j->f, name, "pcpu", tid, rs->start, end);
+    }
+    rs->open = false;
+}
+
+/* An event: an instant on its pCPU's track; a switch, a new residency. */
+static int json_trace_event(struct json_ctx *j, const struct xdt_event *e)
+{
+    const struct xen_dyntrace_record *r = &e->rec;
+    struct residency *rs = &j->res[r->cpu];
+    const char *cls = "event", *name = xdt_event_name(e->id, &cls);
+    char text[256];
+    FILE *f = j->f;
+
+    if ( !rs->named )
+    {
+        fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,"
+                   "\"tid\":%u,\"args\":{\"name\":\"pCPU %u vCPUs\"}}",
+                VCPUS_TID + r->cpu, r->cpu);
+        rs->named = true;
+    }
+    if ( xdt_event_is_switch(e) )
+    {
+        close_residency(j, r->cpu, r->ts);
+        rs->open = true;
+        rs->domid = e->word[2];
+        rs->vcpu = e->word[3];
+        rs->start = r->ts;
+    }
+    xdt_event_text(e, text, sizeof(text));
+    fprintf(f, ",\n{\"name\":");
+    json_str(f, name ? name : "event");
+    fprintf(f, ",\"cat\":");
+    json_str(f, cls);
+    fprintf(f, ",\"ph\":\"i\",\"s\":\"t\",\"pid\":0,\"tid\":%u,\"ts\":",
+            VCPUS_TID + r->cpu);
+    at(f, r->ts);
+    fprintf(f, ",\"args\":{\"event\":");
+    json_str(f, text);
+    fprintf(f, "}}");
+
+    return ferror(f) ? -1 : 0;
+}
+
 static int json_event(const struct xdt_event *e, void *arg)
 {
     struct json_ctx *j = arg;
@@ -203,6 +327,10 @@ static int json_event(const struct xdt_event *e, void *arg)
         fprintf(f, "}");
         return ferror(f) ? -1 : 0;
     }
+    if ( r->ts > j->last_ts[r->cpu] )
+        j->last_ts[r->cpu] = r->ts;
+    if ( xdt_is_event(r) )
+        return json_trace_event(j, e);
     /*
      * The CPU's previous function record lasts until 1 ns before this one
      * (or is a point, when they share a timestamp); a run ends where its
@@ -251,8 +379,13 @@ int export_json(const struct xdt_capture *c, const struct xdt_names *n,
     int bad;
 
     j.runs = calloc(c->nr_cpus ? c->nr_cpus : 1, sizeof(*j.runs));
-    if ( !j.runs )
+    j.res = calloc(c->nr_cpus ? c->nr_cpus : 1, sizeof(*j.res));
+    j.last_ts = calloc(c->nr_cpus ? c->nr_cpus : 1, sizeof(*j.last_ts));
+    if ( !j.runs || !j.res || !j.last_ts )
     {
+        free(j.runs);
+        free(j.res);
+        free(j.last_ts);
         xdt_err("export: out of memory");
         return XDT_EXIT_FAIL;
     }
@@ -284,9 +417,14 @@ int export_json(const struct xdt_capture *c, const struct xdt_names *n,
 
         flush_function(&j, ru, ru->pstart);
         close_run(f, cpu, ru, ru->at + 1);
+        /* A residency lasts until the CPU's last record. */
+        close_residency(&j, cpu, j.last_ts[cpu] + 1);
     }
     fprintf(f, "\n]}\n");
     free(j.runs);
+    free(j.res);
+    free(j.last_ts);
+    free(j.vcpus);
     bad |= fflush(f) | ferror(f);
     if ( bad )
     {

@@ -18,6 +18,13 @@
  * function at its patch site (the ip of our records), plus the --symbols map
  * when given.  The file is little-endian with 8-byte longs, as the host is
  * (xen-dyntrace.h).
+ *
+ * Events of Xen's trace points (record -e) are written when the capture
+ * has any: a vCPU switch as the kernel's sched/sched_switch, with the
+ * tasks' names and pids above (so KernelShark draws each pCPU with the vCPUs
+ * that ran on it, and each vCPU's task plot), and every other event as
+ * xen/xen_event, its text ("NAME: FIELDS", as report prints it) in a string
+ * field.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -30,12 +37,22 @@
 #define FUNCTION_EVENT_ID 1
 #define GRAPH_ENT_ID      2
 #define GRAPH_EXIT_ID     3
+#define SCHED_SWITCH_ID   4
+#define XEN_EVENT_ID      5
 /* Event sizes: the common fields (8), then the event's own. */
 #define FUNCTION_SIZE     24            /* ip 8, parent_ip 8 */
 #define GRAPH_ENT_SIZE    24            /* func 8, depth 4, padding 4 */
 /* func, depth, overrun, calltime, rettime */
 #define GRAPH_EXIT_SIZE   40
-#define EVENT_MAX_SIZE    GRAPH_EXIT_SIZE
+/* prev_comm 16, prev_pid, prev_prio, prev_state 8, next_comm 16, ... */
+#define SCHED_SWITCH_SIZE 64
+/*
+ * id 4, text's __data_loc 4, then the text: at most 96 bytes, so that the
+ * event's length fits its header (type_len up to 28 words).
+ */
+#define XEN_EVENT_TEXT    96
+#define XEN_EVENT_SIZE    (16 + XEN_EVENT_TEXT)
+#define EVENT_MAX_SIZE    XEN_EVENT_SIZE
 #define PAGE_HEADER_SIZE  16            /* u64 timestamp, local_t commit */
 #define TYPE_TIME_EXTEND  30
 #define DELTA_BITS        27
@@ -113,12 +130,51 @@ static const char graph_exit_format[] =
     "(void *)REC->func, REC->depth, REC->calltime, REC->rettime, "
     "REC->overrun\n";
 
+/* The kernel's sched_switch (the fields KernelShark's sched plugin reads). */
+static const char sched_switch_format[] =
+    "name: sched_switch\n"
+    "ID: 4\n"
+    "format:\n"
+    COMMON_FIELDS
+    "\n"
+    "\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+    "\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+    "\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+    "\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+    "\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
+    "\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+    "\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n"
+    "\n"
+    "print fmt: \"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%ld ==> "
+    "next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, "
+    "REC->prev_pid, REC->prev_prio, REC->prev_state, REC->next_comm, "
+    "REC->next_pid, REC->next_prio\n";
+
+/* Every other event of Xen's trace points: its id and its text. */
+static const char xen_event_format[] =
+    "name: xen_event\n"
+    "ID: 5\n"
+    "format:\n"
+    COMMON_FIELDS
+    "\n"
+    "\tfield:unsigned int id;\toffset:8;\tsize:4;\tsigned:0;\n"
+    "\tfield:__data_loc char[] text;\toffset:12;\tsize:4;\tsigned:0;\n"
+    "\n"
+    "print fmt: \"%s\", __get_str(text)\n";
+
 /* Tasks: pid 4096 * domain + vCPU + 1 (domains below 32768, vCPUs 4096). */
 #define PID_LIMIT (32768 * 4096)
 
+static int pid_of_vcpu(uint32_t domid, uint32_t vcpu)
+{
+    return domid == XDT_DOMID_IDLE ? 0
+                                   : (domid & 0x7fff) * 4096 +
+                                     (vcpu & 4095) + 1;
+}
+
 static int pid_of(const struct xen_dyntrace_record *r)
 {
-    return r->domid == XDT_DOMID_IDLE ? 0 : r->domid * 4096 + r->vcpu + 1;
+    return pid_of_vcpu(r->domid, r->vcpu);
 }
 
 /*
@@ -293,19 +349,84 @@ static int page_graph(struct pager *p, const struct xen_dyntrace_record *r)
     return page_event(p, r, r->ts, GRAPH_EXIT_ID, ex, GRAPH_EXIT_SIZE);
 }
 
+/* A task's name, "d1v0" ("<idle>" for pid 0), in a 16-byte comm. */
+static void comm_of(char comm[16], int pid)
+{
+    memset(comm, 0, 16);
+    if ( pid )
+        snprintf(comm, 16, "d%uv%u", (pid - 1) / 4096, (pid - 1) % 4096);
+    else
+        snprintf(comm, 16, "<idle>");
+}
+
+/* An event of Xen's trace points: sched_switch, or xen_event. */
+static int page_xen_event(struct pager *p, const struct xdt_event *e)
+{
+    uint8_t data[EVENT_MAX_SIZE] = { 0 };
+    char text[256];
+    uint32_t loc;
+    size_t len;
+
+    if ( xdt_event_is_switch(e) )
+    {
+        int32_t prev = pid_of_vcpu(e->word[0], e->word[1]);
+        int32_t next = pid_of_vcpu(e->word[2], e->word[3]), prio = 120;
+
+        comm_of((char *)data + 8, prev);
+        memcpy(data + 24, &prev, 4);
+        memcpy(data + 28, &prio, 4);
+        comm_of((char *)data + 40, next);
+        memcpy(data + 56, &next, 4);
+        memcpy(data + 60, &prio, 4);
+        return page_event(p, &e->rec, e->rec.ts, SCHED_SWITCH_ID, data,
+                          SCHED_SWITCH_SIZE);
+    }
+    xdt_event_text(e, text, sizeof(text));
+    len = strnlen(text, XEN_EVENT_TEXT - 1);
+    memcpy(data + 8, &e->id, 4);
+    loc = (uint32_t)(len + 1) << 16 | 16;
+    memcpy(data + 12, &loc, 4);
+    memcpy(data + 16, text, len);
+
+    return page_event(p, &e->rec, e->rec.ts, XEN_EVENT_ID, data,
+                      16 + (len + 1 + 3) / 4 * 4);
+}
+
 struct page_ctx {
     struct pager *pg;
     uint8_t *seen;              /* NULL: the pids are known already */
     int *pids;                  /* the pids seen, in the order first seen */
     size_t nr_pids, cap_pids;
     bool graph;
+    bool events;                /* the capture has events of trace points */
 };
+
+/* Note a task seen (while counting), for saved_cmdlines. */
+static int see_pid(struct page_ctx *pc, int pid)
+{
+    if ( !pc->seen || pid <= 0 || pid >= PID_LIMIT ||
+         (pc->seen[pid / 8] & (1u << (pid % 8))) )
+        return 0;
+    if ( pc->nr_pids == pc->cap_pids )
+    {
+        size_t cap = pc->cap_pids ? 2 * pc->cap_pids : 64;
+        int *n = realloc(pc->pids, cap * sizeof(*n));
+
+        if ( !n )
+            return -1;
+        pc->pids = n;
+        pc->cap_pids = cap;
+    }
+    pc->pids[pc->nr_pids++] = pid;
+    pc->seen[pid / 8] |= 1u << (pid % 8);
+
+    return 0;
+}
 
 static int page_one(const struct xdt_event *e, void *arg)
 {
     struct page_ctx *pc = arg;
     struct pager *p = &pc->pg[e->rec.cpu];
-    int pid;
 
     if ( e->lost )
     {
@@ -315,22 +436,15 @@ static int page_one(const struct xdt_event *e, void *arg)
         p->missed += e->rec.ip;
         return 0;
     }
-    pid = pid_of(&e->rec);
-    if ( pc->seen && pid > 0 && pid < PID_LIMIT && e->rec.vcpu < 4096 &&
-         !(pc->seen[pid / 8] & (1u << (pid % 8))) )
+    if ( (e->rec.vcpu < 4096 && see_pid(pc, pid_of(&e->rec))) ||
+         (xdt_event_is_switch(e) &&
+          (see_pid(pc, pid_of_vcpu(e->word[0], e->word[1])) ||
+           see_pid(pc, pid_of_vcpu(e->word[2], e->word[3])))) )
+        return -1;
+    if ( xdt_is_event(&e->rec) )
     {
-        if ( pc->nr_pids == pc->cap_pids )
-        {
-            size_t cap = pc->cap_pids ? 2 * pc->cap_pids : 64;
-            int *n = realloc(pc->pids, cap * sizeof(*n));
-
-            if ( !n )
-                return -1;
-            pc->pids = n;
-            pc->cap_pids = cap;
-        }
-        pc->pids[pc->nr_pids++] = pid;
-        pc->seen[pid / 8] |= 1u << (pid % 8);
+        pc->events = true;
+        return page_xen_event(p, e);
     }
 
     return pc->graph ? page_graph(p, &e->rec) : page_function(p, &e->rec);
@@ -432,7 +546,7 @@ static const char trace_clock[] = "[local] global\n";
 
 /* The header, up to the "flyrecord" section's table (trace-cmd.dat.v6). */
 static void put_header(FILE *f, unsigned int page_size, bool graph,
-                       const struct text *kallsyms,
+                       bool xen_events, const struct text *kallsyms,
                        const struct text *cmdlines, unsigned int cpus)
 {
     static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i',
@@ -453,14 +567,23 @@ static void put_header(FILE *f, unsigned int page_size, bool graph,
     fwrite("header_event", 13, 1, f);
     put_sized(f, 8, header_event, strlen(header_event));
 
-    /* The ftrace events; no other event systems. */
+    /* The ftrace events; then sched and xen, for events of trace points. */
     for ( i = 0; i < NR_EVENTS; i++ )
         nr += events[i].graph == graph;
     put_u32(f, nr);
     for ( i = 0; i < NR_EVENTS; i++ )
         if ( events[i].graph == graph )
             put_sized(f, 8, events[i].format, strlen(events[i].format));
-    put_u32(f, 0);
+    put_u32(f, xen_events ? 2 : 0);
+    if ( xen_events )
+    {
+        fwrite("sched", 6, 1, f);
+        put_u32(f, 1);
+        put_sized(f, 8, sched_switch_format, strlen(sched_switch_format));
+        fwrite("xen", 4, 1, f);
+        put_u32(f, 1);
+        put_sized(f, 8, xen_event_format, strlen(xen_event_format));
+    }
 
     put_sized(f, 4, kallsyms->buf, kallsyms->len);
     put_sized(f, 4, "", 0);                     /* printk formats */
@@ -544,7 +667,8 @@ int export_tracedat(const struct xdt_capture *c, const struct xdt_names *n,
     if ( text_close(&kallsyms) || text_close(&cmdlines) )
         goto nomem;
 
-    put_header(f, page_size, pc.graph, &kallsyms, &cmdlines, cpus);
+    put_header(f, page_size, pc.graph, pc.events, &kallsyms, &cmdlines,
+               cpus);
     /*
      * The table of CPUs, then the trace clock's text (a size and the
      * trace_clock file's), then zeros up to the first CPU's data,

@@ -253,7 +253,8 @@ bool xdt_filter_pass(const struct xdt_filter *f, const struct xdt_capture *c,
         if ( !any )
             return false;
     }
-    if ( f->nr_funcs )
+    /* -F names functions: events pass it (as set_event and the filter). */
+    if ( f->nr_funcs && !xdt_is_event(r) )
     {
         const char *name = xdt_symtab_exact(&c->funcs, r->ip);
         char hex[24];

@@ -46,7 +46,7 @@ static void usage(FILE *f)
 "  set_function_filter takes ('do_*', '*irq*')\n"
 "  -t  tracers (available_tracers)\n"
 "  -f  traceable functions (available_functions)\n"
-"  -e  events (/tracing/events; this tracer has none yet)\n"
+"  -e  events: Xen's trace points (available_events), as CLASS:EVENT\n"
 "  with none of them: the tracers, and how many functions and events\n");
 }
 
@@ -106,10 +106,12 @@ int cmd_list(int argc, char **argv)
             xdt_err("list: no traceable function matches '%s'", pat);
         break;
     case 'e':
-        n = print_words(fs, "events/available_events", pat, true);
+        n = print_words(fs, "available_events", pat, true);
         if ( n == -2 )
-            xdt_err("list: this Xen's tracer has no events (%sevents): "
-                    "functions only", XDT_TRACING);
+            xdt_err("list: this Xen's tracer has no events (no %s"
+                    "available_events): functions only", XDT_TRACING);
+        else if ( !n && pat )
+            xdt_err("list: no event matches '%s'", pat);
         rc = n == -1;
         break;
     default:
@@ -126,8 +128,13 @@ int cmd_list(int argc, char **argv)
                 printf("functions: %lu (xen-dyntrace list -f [PATTERN])\n",
                        nr);
             free(f);
-            f = xdt_tracing_read(fs, "events/available_events");
-            printf("events: %s\n", f ? "xen-dyntrace list -e" : "none");
+            f = xdt_tracing_read(fs, "available_events");
+            for ( nr = 0, p = f; p && *p; p++ )
+                nr += *p == '\n' || !p[1];
+            if ( f )
+                printf("events: %lu (xen-dyntrace list -e [PATTERN])\n", nr);
+            else
+                printf("events: none\n");
             free(f);
         }
         break;

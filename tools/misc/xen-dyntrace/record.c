@@ -27,6 +27,7 @@
 struct rec_opts {
     const char *tracer, *filter, *notrace, *domains, *out;
     const char *cpumask, *graph, *depth, *thresh;
+    char *events;               /* -e's words, for set_event */
     const char *triggers[MAX_TRIGGERS];
     unsigned int nr_triggers;
     char **command;             /* -- COMMAND [ARG...], or NULL */
@@ -46,11 +47,11 @@ struct rec_state {
     char *domains;              /* set_domain_filter as written */
     /* What to put back. */
     char *old_tracer, *old_filter, *old_notrace, *old_domains, *old_kb;
-    char *old_cpumask, *old_graph, *old_depth, *old_thresh;
+    char *old_cpumask, *old_graph, *old_depth, *old_thresh, *old_events;
     bool old_on;
     /* What was written (Xen takes a write whole or not at all). */
     bool wrote_kb, wrote_filter, wrote_notrace, wrote_domains, wrote_tracer;
-    bool wrote_cpumask, wrote_graph, wrote_depth, wrote_thresh;
+    bool wrote_cpumask, wrote_graph, wrote_depth, wrote_thresh, wrote_events;
     unsigned int wrote_triggers;
     const char *step;           /* the last set-up step done */
     cpu_set_t affinity;         /* as found, before exclude_self() pins */
@@ -433,6 +434,8 @@ static void put_back(struct rec_state *s, const struct rec_opts *o,
         set_file(s, "max_graph_depth", s->old_depth);
     if ( s->wrote_thresh && s->old_thresh )
         set_file(s, "tracing_thresh", s->old_thresh);
+    if ( s->wrote_events && s->old_events )
+        set_file(s, "set_event", s->old_events);
     if ( aborted && s->wrote_kb && s->old_kb )
         set_file(s, "buffer_size_kb", s->old_kb);
     if ( aborted && s->old_on )
@@ -473,6 +476,8 @@ static int write_meta(struct rec_state *s, const struct rec_opts *o)
         fprintf(m, "max_graph_depth=%s\n", o->depth);
     if ( o->thresh )
         fprintf(m, "tracing_thresh=%s\n", o->thresh);
+    if ( o->events )
+        fprintf(m, "events=%s\n", o->events);
     for ( i = 0; i < o->nr_triggers; i++ )
         fprintf(m, "trigger=%s\n", o->triggers[i]);
     if ( o->command )
@@ -516,14 +521,17 @@ static void usage(FILE *f)
 {
     fprintf(f,
 "usage: xen-dyntrace record [-p TRACER] [-l FILTER] [-n NOTRACE]\n"
-"                           [-d DOMAINS] [-M CPUMASK] [-g FUNC]\n"
+"                           [-e EVENTS] [-d DOMAINS] [-M CPUMASK] [-g FUNC]\n"
 "                           [--max-depth N] [--thresh US] [--trigger T]\n"
 "                           [-b KB] [-t SECONDS] [-i MS] [-o FILE] [-k]\n"
 "                           [-q] [--no-filter] [[--] COMMAND [ARG...]]\n"
 "  -p TRACER   tracer to run (default: function; function_graph with -g or\n"
-"              --max-depth)\n"
+"              --max-depth; nop with -e and no -l)\n"
 "  -l FILTER   set_function_filter, e.g. '*' or 'do_* !do_softirq'\n"
 "  -n NOTRACE  set_function_notrace\n"
+"  -e EVENTS   Xen's trace points to record too, in set_event's words\n"
+"              (e.g. sched, 'sched:sched_switch irq', hvm:vmx_exit); may\n"
+"              repeat; commas separate words too\n"
 "  -d DOMAINS  set_domain_filter, e.g. 'd1 d2v0'\n"
 "  -M CPUMASK  tracing_cpumask: the pCPUs traced, in hex (e.g. 3)\n"
 "  -g FUNC     set_graph_function: graph only calls below FUNC (patterns)\n"
@@ -564,11 +572,25 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 
     *o = (struct rec_opts){ .out = "xen-dyntrace.dat", .interval_ms = 100 };
     optind = 1;
-    while ( (c = getopt_long(argc, argv, "+p:l:n:d:b:t:i:o:M:g:kqh", longs,
+    while ( (c = getopt_long(argc, argv, "+p:l:n:e:d:b:t:i:o:M:g:kqh", longs,
                              NULL)) != -1 )
     {
         switch ( c )
         {
+        case 'e':
+        {
+            char *all, *p;
+
+            if ( asprintf(&all, "%s%s%s", o->events ?: "",
+                          o->events ? " " : "", optarg) < 0 )
+                return XDT_EXIT_FAIL;
+            for ( p = all; *p; p++ )
+                if ( *p == ',' )
+                    *p = ' ';
+            free(o->events);
+            o->events = all;
+            break;
+        }
         case 'p': o->tracer = optarg; break;
         case 'l': o->filter = optarg; break;
         case 'n': o->notrace = optarg; break;
@@ -659,7 +681,8 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
     if ( optind < argc )
         o->command = argv + optind;
     if ( !o->tracer )
-        o->tracer = graph ? "function_graph" : "function";
+        o->tracer = graph ? "function_graph"
+                          : o->events && !o->filter ? "nop" : "function";
     if ( xdt_is_stdout(o->out) && isatty(STDOUT_FILENO) )
     {
         xdt_err("record: -o -: standard output is a terminal; give a file "
@@ -762,18 +785,25 @@ int cmd_record(int argc, char **argv)
     char kb[32];
 
     if ( rc )
+    {
+        free(o.events);
         return rc;
+    }
     progress = !o.quiet && isatty(STDERR_FILENO);
     s.msg = xdt_is_stdout(o.out) ? stderr : stdout;
     catch_signals();
 
     s.fs = xdt_tracing_open("record");
     if ( !s.fs )
+    {
+        free(o.events);
         return XDT_EXIT_FAIL;
+    }
     s.old_tracer = read_string(&s, "current_tracer");
     if ( !s.old_tracer )
     {
         xdt_err("record: %scurrent_tracer: %s", TRACING, strerror(errno));
+        free(o.events);
         xenhypfs_close(s.fs);
         return XDT_EXIT_FAIL;
     }
@@ -796,6 +826,8 @@ int cmd_record(int argc, char **argv)
     if ( o.depth && !(s.old_depth = read_string(&s, "max_graph_depth")) )
         goto no_file;
     if ( o.thresh && !(s.old_thresh = read_string(&s, "tracing_thresh")) )
+        goto no_file;
+    if ( o.events && !(s.old_events = read_string(&s, "set_event")) )
         goto no_file;
     {
         char *on = read_string(&s, "tracing_on");
@@ -830,6 +862,9 @@ int cmd_record(int argc, char **argv)
                                               o.cpumask, &s.wrote_cpumask))) ||
          ((o.domains || !o.no_filter) &&
           setup_step(&s, "domains", exclude_self(&s, &o))) ||
+         (o.events &&
+          setup_step(&s, "events", set_noted(&s, "set_event", o.events,
+                                             &s.wrote_events))) ||
          setup_step(&s, "tracer", set_noted(&s, "current_tracer", o.tracer,
                                             &s.wrote_tracer)) ||
          setup_step(&s, "clear", set_file(&s, "trace", "")) ||
@@ -1043,6 +1078,8 @@ int cmd_record(int argc, char **argv)
     free(s.old_graph);
     free(s.old_depth);
     free(s.old_thresh);
+    free(s.old_events);
+    free(o.events);
     xenhypfs_close(s.fs);
 
     return rc;

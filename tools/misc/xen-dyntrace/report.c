@@ -39,6 +39,7 @@ static const struct option long_opts[] = {
 struct print_ctx {
     const struct xdt_names *n;
     bool ns;                    /* -t: nanoseconds, as trace-cmd report -t */
+    bool graph;                 /* a function_graph capture */
 };
 
 /* ftrace's marks for long durations, as the hypervisor's function_graph. */
@@ -90,33 +91,63 @@ static int print_graph(const struct xdt_names *n,
     return ferror(stdout) ? -1 : 0;
 }
 
+/*
+ * The start of a line as the function tracer prints it: context, CPU, the
+ * irqs-off/hardirq/nmi marks and the time.
+ */
+static void print_prefix(const struct print_ctx *pc,
+                         const struct xen_dyntrace_record *r)
+{
+    char ctx[32];
+    /* Microseconds rounded to the nearest, as ftrace and trace-cmd print. */
+    uint64_t t = pc->ns ? r->ts : r->ts + 500;
+
+    xdt_context(r, ctx, sizeof(ctx));
+    printf("%12s [%03u] %c%c%c %5" PRIu64 ".%0*" PRIu64 ": ",
+           ctx, r->cpu, (r->flags & XEN_DYNTRACE_FLAG_IRQS_OFF) ? 'd' : '.',
+           (r->flags & XEN_DYNTRACE_FLAG_IN_IRQ) ? 'h' : '.',
+           (r->flags & XEN_DYNTRACE_FLAG_IN_NMI) ? 'z' : '.',
+           t / 1000000000, pc->ns ? 9 : 6,
+           pc->ns ? t % 1000000000 : t % 1000000000 / 1000);
+}
+
 static int print_event(const struct xdt_event *e, void *arg)
 {
     const struct print_ctx *pc = arg;
     const struct xdt_names *n = pc->n;
     const struct xen_dyntrace_record *r = &e->rec;
-    char ctx[32], fn[256], caller[256];
-    uint64_t t;
+    char fn[256], caller[256];
 
     if ( e->lost )
     {
         printf("CPU:%u [LOST %" PRIu64 " EVENTS]\n", r->cpu, r->ip);
         return 0;
     }
+    if ( xdt_is_event(r) )
+    {
+        char text[256];
+
+        /* As the hypervisor's trace: a comment under function_graph. */
+        xdt_event_text(e, text, sizeof(text));
+        if ( pc->graph )
+        {
+            xdt_context(r, fn, sizeof(fn));
+            printf("%3u) %10s | %15s |  /* %s */\n", r->cpu, fn, "", text);
+        }
+        else
+        {
+            print_prefix(pc, r);
+            printf("%s\n", text);
+        }
+        return ferror(stdout) ? -1 : 0;
+    }
     if ( r->flags & (XEN_DYNTRACE_FLAG_GRAPH_ENT |
                      XEN_DYNTRACE_FLAG_GRAPH_RET) )
         return print_graph(n, r);
-    xdt_context(r, ctx, sizeof(ctx));
     xdt_name_ip(n, r->ip, fn, sizeof(fn));
     xdt_name_parent(n, r->parent_ip, caller, sizeof(caller));
-    /* Microseconds rounded to the nearest, as ftrace and trace-cmd print. */
-    t = pc->ns ? r->ts : r->ts + 500;
-    printf("%12s [%03u] %c%c%c %5" PRIu64 ".%0*" PRIu64 ": %s <-%s\n",
-           ctx, r->cpu, (r->flags & XEN_DYNTRACE_FLAG_IRQS_OFF) ? 'd' : '.',
-           (r->flags & XEN_DYNTRACE_FLAG_IN_IRQ) ? 'h' : '.',
-           (r->flags & XEN_DYNTRACE_FLAG_IN_NMI) ? 'z' : '.',
-           t / 1000000000, pc->ns ? 9 : 6,
-           pc->ns ? t % 1000000000 : t % 1000000000 / 1000, fn, caller);
+    print_prefix(pc, r);
+    printf("%s <-%s\n", fn, caller);
 
     return ferror(stdout) ? -1 : 0;
 }
@@ -156,7 +187,8 @@ static void print_scope(const struct xdt_capture *c)
 int xdt_report_print(const struct xdt_capture *c, const struct xdt_names *n,
                      bool ns)
 {
-    struct print_ctx pc = { .n = n, .ns = ns };
+    struct print_ctx pc = { .n = n, .ns = ns,
+                            .graph = xdt_capture_is_graph(c) };
     char tracer[64];
 
     if ( !xdt_capture_meta(c, "tracer", tracer, sizeof(tracer)) )

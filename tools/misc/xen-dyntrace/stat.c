@@ -19,6 +19,7 @@ static const struct {
     { "set_function_notrace", "function notrace", "(none)" },
     { "set_graph_function", "graph functions", "(every function)" },
     { "set_domain_filter", "domain filter", "(every domain)" },
+    { "set_event", "events", "(none)" },
     { "tracing_cpumask", "tracing_cpumask", NULL },
     { "max_graph_depth", "max_graph_depth", NULL },
     { "tracing_thresh", "tracing_thresh (us)", NULL },

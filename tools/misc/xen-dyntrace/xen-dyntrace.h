@@ -32,6 +32,8 @@
  * xen/include/public/dyntrace.h, which Xen's tools see as <xen/dyntrace.h>).
  */
 #include <xen/dyntrace.h>
+/* Xen's trace points as events: their records, names and formats. */
+#include <xen/dyntrace_events.h>
 
 #define XDT_RAW_HEADER_SIZE sizeof(struct xen_dyntrace_raw_header)
 #define XDT_RAW_RECORD_SIZE sizeof(struct xen_dyntrace_record)
@@ -146,7 +148,30 @@ void xdt_filter_free(struct xdt_filter *f);
 struct xdt_event {
     bool lost;                  /* a loss marker: count in rec.ip */
     struct xen_dyntrace_record rec;
+    /*
+     * An event of Xen's trace points (rec.flags has XEN_DYNTRACE_FLAG_EVENT):
+     * its id and the words read, its continuation's too (nr_words: those
+     * present; fewer than rec.depth says if the continuation was lost).
+     */
+    uint32_t id;
+    unsigned int nr_words;
+    uint32_t word[XEN_DYNTRACE_EVENT_WORDS];
 };
+
+static inline bool xdt_is_event(const struct xen_dyntrace_record *r)
+{
+    return r->flags & XEN_DYNTRACE_FLAG_EVENT;
+}
+
+/*
+ * events.c: an event's class and name from the shared table (NULL for an id
+ * it does not know), and its text, "NAME: FIELDS", as the hypervisor's
+ * trace prints it.
+ */
+const char *xdt_event_name(uint32_t id, const char **cls);
+void xdt_event_text(const struct xdt_event *e, char *buf, size_t len);
+/* Is e a vCPU switch (sched_switch)? Then its words 0-3: prev, next. */
+bool xdt_event_is_switch(const struct xdt_event *e);
 
 #define XDT_MAX_CPUS 65536
 

@@ -24,6 +24,9 @@
  * E4 Recording obeys tracing_on (dt_recording, tested before and again
  *    after the reservation, as function.c does), tracing_cpumask and
  *    set_domain_filter (the scope).
+ * E5 Under function_graph, the entry records still pending on the CPU's
+ *    return stack (G1 of graph.c) are written before the event, as before
+ *    a call's record, so that the event shows inside the calls under way.
  */
 
 #include <xen/bug.h>
@@ -94,7 +97,7 @@ static int event_row(uint32_t id, unsigned int cls_mask)
 {
     unsigned int c, i;
 
-    for ( c = 0; cls_mask; c++, cls_mask >>= 1 )
+    for ( c = 0; c < NR_CLASSES && cls_mask; c++, cls_mask >>= 1 )
     {
         if ( !(cls_mask & 1) || (id & classes[c].mask) != classes[c].id )
             continue;
@@ -106,8 +109,8 @@ static int event_row(uint32_t id, unsigned int cls_mask)
     return -1;
 }
 
-/* Record one event (E2, E3, E4). */
-static void event_record(uint32_t id, unsigned int nr, const void *data)
+/* Record one event of extra bytes of data (E2, E3, E4, E5). */
+static void event_record(uint32_t id, unsigned int extra, const void *data)
 {
     uint32_t w[XEN_DYNTRACE_EVENT_WORDS] = {};
     struct xen_dyntrace_event *e;
@@ -115,16 +118,21 @@ static void event_record(uint32_t id, unsigned int nr, const void *data)
     const struct vcpu *v;
     struct dt_ring *r;
     unsigned long irq;
-    unsigned int cpu, flags = XEN_DYNTRACE_FLAG_EVENT |
-                              XEN_DYNTRACE_FLAG_RAW_TS;
+    unsigned int cpu, nr = DIV_ROUND_UP(extra, sizeof(uint32_t));
+    unsigned int flags = XEN_DYNTRACE_FLAG_EVENT | XEN_DYNTRACE_FLAG_RAW_TS;
     uint64_t stamp;
 
-    /* The words may be a structure of any alignment. */
-    memcpy(w, data, nr * sizeof(uint32_t));
+    /*
+     * The words may be a structure of any alignment, and (4.17's
+     * __trace_var() rounds its size up) of any size: the rest is zeroes.
+     */
+    memcpy(w, data, extra);
     if ( !local_irq_is_enabled() )
         flags |= XEN_DYNTRACE_FLAG_IRQS_OFF;
 
     local_irq_save(irq);
+    /* E5: function_graph's calls under way show around the event. */
+    dt_graph_flush_for_event(smp_processor_id());
     e = dt_ring_reserve(&r, &cpu, RECORD_SIZE);
     if ( !e )
         goto out;
@@ -178,26 +186,22 @@ void dyntrace_trace_event(uint32_t event, unsigned int extra,
     uint32_t id = event & XEN_DYNTRACE_EVENT_ID_MASK;
     int i;
 
-    if ( extra % sizeof(uint32_t) ||
-         extra > XEN_DYNTRACE_EVENT_WORDS * sizeof(uint32_t) ||
+    if ( extra > XEN_DYNTRACE_EVENT_WORDS * sizeof(uint32_t) ||
          !ACCESS_ONCE(dt_recording) )
         return;
     i = event_row(id, ACCESS_ONCE(classes_on));
     if ( i >= 0 && ACCESS_ONCE(ev_on[i]) )
-        event_record(id, extra / sizeof(uint32_t), data);
+        event_record(id, extra, data);
 }
 
 /* ---- The text of an event ---- */
-
-/* Room for an event's fields. */
-#define FIELDS_MAX 192
 
 static bool is_more(const struct xen_dyntrace_record *r)
 {
     return r->depth == XEN_DYNTRACE_EVENT_MORE;
 }
 
-unsigned int dt_event_line(struct dyntrace_text *t, unsigned long max,
+unsigned int dt_event_text(char *buf, size_t len,
                            const struct xen_dyntrace_record *r,
                            const struct xen_dyntrace_record *end)
 {
@@ -205,11 +209,10 @@ unsigned int dt_event_line(struct dyntrace_text *t, unsigned long max,
     const struct xen_dyntrace_event_more *m = (const void *)(r + 1);
     uint32_t w[XEN_DYNTRACE_EVENT_WORDS];
     unsigned int nr = min_t(unsigned int, e->nr_words,
-                            XEN_DYNTRACE_EVENT_HEAD_WORDS), used = 1;
-    char ctx[CONTEXT_MAX], fields[FIELDS_MAX];
-    uint64_t us = (r->ts + 500) / 1000;
+                            XEN_DYNTRACE_EVENT_HEAD_WORDS), used = 1, n;
     int i;
 
+    buf[0] = '\0';
     /* A continuation whose head was overwritten: nothing to show. */
     if ( is_more(r) )
         return 1;
@@ -225,27 +228,12 @@ unsigned int dt_event_line(struct dyntrace_text *t, unsigned long max,
 
     i = event_row(e->id, ~0U);
     if ( i < 0 )
-        xen_dyntrace_event_format(fields, sizeof(fields), "", e->id, w, nr);
+        n = snprintf(buf, len, "event_%#x: ", e->id);
     else
-        xen_dyntrace_event_format(fields, sizeof(fields), events[i].fmt,
+        n = snprintf(buf, len, "%s: ", events[i].name);
+    if ( n < len )
+        xen_dyntrace_event_format(buf + n, len - n, i < 0 ? "" : events[i].fmt,
                                   e->id, w, nr);
-
-    if ( r->domid == DOMID_IDLE )
-        safe_strcpy(ctx, "<idle>");
-    else
-        snprintf(ctx, sizeof(ctx), "d%uv%u", r->domid, r->vcpu);
-
-    dyntrace_text_printf(t, max, "%12s [%03u] %c%c%c %5lu.%06lu: ",
-                         ctx, r->cpu,
-                         (r->flags & XEN_DYNTRACE_FLAG_IRQS_OFF) ? 'd' : '.',
-                         (r->flags & XEN_DYNTRACE_FLAG_IN_IRQ) ? 'h' : '.',
-                         (r->flags & XEN_DYNTRACE_FLAG_IN_NMI) ? 'z' : '.',
-                         (unsigned long)(us / 1000000),
-                         (unsigned long)(us % 1000000));
-    if ( i < 0 )
-        dyntrace_text_printf(t, max, "event_%#x: %s\n", e->id, fields);
-    else
-        dyntrace_text_printf(t, max, "%s: %s\n", events[i].name, fields);
 
     return used;
 }
@@ -313,15 +301,18 @@ static void enable_update(void)
 
 /* ---- /tracing/events/ ---- */
 
-static struct hypfs_entry_dir *class_dirs, *event_dirs;
-static struct hypfs_entry_leaf *class_leaves, *event_leaves;
+/* Static, as the table: /tracing is built whole or not at all. */
+static struct hypfs_entry_dir class_dirs[NR_CLASSES];
+static struct hypfs_entry_dir event_dirs[NR_EVENTS];
+static struct hypfs_entry_leaf class_leaves[NR_CLASSES];
+static struct hypfs_entry_leaf event_leaves[NR_EVENTS];
 static HYPFS_DIR_INIT_FUNC(events_dir, "events", &dt_fs_dir_funcs);
 static struct hypfs_entry_leaf all_leaf;
 
 /* events/enable, events/CLASS/enable, events/CLASS/EVENT/enable. */
-static int cf_check enable_write(struct hypfs_entry_leaf *leaf,
-                                 XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
-                                 unsigned int ulen)
+static int cf_check enable_set(struct hypfs_entry_leaf *leaf,
+                               XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                               unsigned int ulen)
 {
     unsigned int first = 0, last = NR_EVENTS, i;
     bool on;
@@ -348,6 +339,29 @@ static int cf_check enable_write(struct hypfs_entry_leaf *leaf,
     enable_update();
 
     return 0;
+}
+
+/* The write of an enable file, failures logged in error_log by path. */
+static int cf_check enable_write(struct hypfs_entry_leaf *leaf,
+                                 XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                 unsigned int ulen)
+{
+    char name[64];
+    struct dt_file f = {
+        .name = name, .type = XEN_HYPFS_TYPE_BOOL, .write = enable_set,
+    };
+
+    if ( leaf >= class_leaves && leaf < class_leaves + NR_CLASSES )
+        snprintf(name, sizeof(name), "events/%s/enable",
+                 classes[leaf - class_leaves].name);
+    else if ( leaf >= event_leaves && leaf < event_leaves + NR_EVENTS )
+        snprintf(name, sizeof(name), "events/%s/%s/enable",
+                 classes[events[leaf - event_leaves].cls].name,
+                 events[leaf - event_leaves].name);
+    else
+        safe_strcpy(name, "events/enable");
+
+    return dt_fs_row_write(&f, leaf, uaddr, ulen);
 }
 
 static const struct hypfs_funcs enable_funcs = {
@@ -529,8 +543,10 @@ static int __init cf_check events_names_init(void)
                  offsetof(struct xen_dyntrace_record, depth));
     BUILD_BUG_ON(NR_CLASSES > 32);
 
-    if ( !IS_ENABLED(CONFIG_TRACEBUFFER) )
-        return 0;
+#ifndef CONFIG_TRACEBUFFER
+    /* No trace point calls trace(): no events. */
+    return 0;
+#endif
 
     /* The table is grouped by class, in the classes' order. */
     for ( i = 0; i < NR_EVENTS; i++ )
@@ -555,15 +571,9 @@ static int __init cf_check events_dir_init(void)
 {
     unsigned int c, i;
 
-    if ( !IS_ENABLED(CONFIG_TRACEBUFFER) )
-        return 0;
-
-    class_dirs = xzalloc_array(struct hypfs_entry_dir, NR_CLASSES);
-    class_leaves = xzalloc_array(struct hypfs_entry_leaf, NR_CLASSES);
-    event_dirs = xzalloc_array(struct hypfs_entry_dir, NR_EVENTS);
-    event_leaves = xzalloc_array(struct hypfs_entry_leaf, NR_EVENTS);
-    if ( !class_dirs || !class_leaves || !event_dirs || !event_leaves )
-        return -ENOMEM;
+#ifndef CONFIG_TRACEBUFFER
+    return 0;
+#endif
 
     dt_fs_add_dir(&events_dir);
     enable_init(&events_dir, &all_leaf, &all_on);

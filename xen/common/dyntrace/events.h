@@ -18,12 +18,15 @@ static inline bool dt_record_is_event(const struct xen_dyntrace_record *r)
     return r->flags & XEN_DYNTRACE_FLAG_EVENT;
 }
 
+/* Room for an event's text, "NAME: FIELDS". */
+#define DT_EVENT_TEXT_MAX 224
+
 /*
- * The line of the event record r of one CPU, whatever the tracer (end: the
- * end of that CPU's records): returns the records it used, its
- * continuation's too (at least 1; a continuation alone prints nothing).
+ * The text of the event record r of one CPU (end: the end of that CPU's
+ * records) into buf: returns the records it used, its continuation's too
+ * (at least 1; a continuation alone leaves buf empty).
  */
-unsigned int dt_event_line(struct dyntrace_text *t, unsigned long max,
+unsigned int dt_event_text(char *buf, size_t len,
                            const struct xen_dyntrace_record *r,
                            const struct xen_dyntrace_record *end);
 
@@ -41,5 +44,12 @@ unsigned int dt_events_whole(const struct xen_dyntrace_record *recs,
  */
 unsigned int dt_events_more(const struct xen_dyntrace_record *recs,
                             unsigned int nr);
+
+/*
+ * graph.c, for E5 of events.c: under function_graph, write the entry
+ * records pending on this CPU's return stack (IRQs off, outside NMI/MCE
+ * context: none are written there).
+ */
+void dt_graph_flush_for_event(unsigned int cpu);
 
 #endif /* DYNTRACE_EVENTS_H */

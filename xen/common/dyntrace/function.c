@@ -40,22 +40,8 @@ static unsigned int cf_check print_record(
     struct dyntrace_text *t, unsigned long max, struct sym_caches *c,
     const struct xen_dyntrace_record *r, const struct xen_dyntrace_record *end)
 {
-    char ctx[CONTEXT_MAX];
-    /* Microseconds rounded to the nearest, as Linux's ftrace prints them. */
-    uint64_t us = (r->ts + 500) / 1000;
-
-    if ( r->domid == DOMID_IDLE )
-        safe_strcpy(ctx, "<idle>");
-    else
-        snprintf(ctx, sizeof(ctx), "d%uv%u", r->domid, r->vcpu);
-
-    dyntrace_text_printf(t, max, "%12s [%03u] %c%c%c %5lu.%06lu: %s <-%s\n",
-                         ctx, r->cpu,
-                         (r->flags & XEN_DYNTRACE_FLAG_IRQS_OFF) ? 'd' : '.',
-                         (r->flags & XEN_DYNTRACE_FLAG_IN_IRQ) ? 'h' : '.',
-                         (r->flags & XEN_DYNTRACE_FLAG_IN_NMI) ? 'z' : '.',
-                         (unsigned long)(us / 1000000),
-                         (unsigned long)(us % 1000000),
+    dt_print_context(t, max, r);
+    dyntrace_text_printf(t, max, "%s <-%s\n",
                          dt_symbol_cached(&c->func, r->ip),
                          dt_symbol_cached(&c->caller, r->parent_ip));
 

@@ -41,6 +41,9 @@
 #include <xen/sched.h>
 #include <xen/time.h>
 
+#ifdef DYNTRACE_WITH_EVENTS
+#include "events.h"
+#endif
 #include "hypfs_files.h"
 #include "output.h"
 #include "patch.h"
@@ -263,6 +266,23 @@ static void noinline graph_flush(struct dt_ret_stack *st, unsigned int d,
     }
 }
 
+#ifdef DYNTRACE_WITH_EVENTS
+void dt_graph_flush_for_event(unsigned int cpu)
+{
+    struct dt_ret_stack *st;
+
+    ASSERT(!local_irq_is_enabled());
+    /* With tracing_thresh, entries are never recorded. */
+    if ( dt_tracer_active() != graph_entry || !ACCESS_ONCE(dt_recording) ||
+         ACCESS_ONCE(dt_tracing_thresh) || arch_dyntrace_cpu_in_nmi(cpu) ||
+         !dt_ring_cpu_ready(cpu) )
+        return;
+    st = dt_ret_stack(cpu);
+    if ( st && pending_or_other(st, st->depth) )
+        graph_flush(st, st->depth, arch_dyntrace_stamp());
+}
+
+#endif
 /*
  * The call at depth d returned (returned) or its frame is gone (G2): its
  * record, after the entry records pending below it (G1).
@@ -388,11 +408,7 @@ static void print_prefix(struct dyntrace_text *t, unsigned long max,
 {
     char ctx[CONTEXT_MAX];
 
-    if ( r->domid == DOMID_IDLE )
-        safe_strcpy(ctx, "<idle>");
-    else
-        snprintf(ctx, sizeof(ctx), "d%uv%u", r->domid, r->vcpu);
-
+    dt_context_name(ctx, r);
     if ( timed )
         dyntrace_text_printf(t, max, "%3u) %10s | %c%7lu.%03lu us |",
                              r->cpu, ctx, duration_mark(ns),
@@ -411,6 +427,18 @@ static void print_prefix(struct dyntrace_text *t, unsigned long max,
  * closes need not be guessed when frames were abandoned).  Indented two
  * spaces per level.  A record of another tracer (not ours) is a bare name.
  */
+#ifdef DYNTRACE_WITH_EVENTS
+/* An event, as ftrace's function_graph shows one: a comment at its time. */
+static void cf_check graph_event_line(struct dyntrace_text *t,
+                                      unsigned long max,
+                                      const struct xen_dyntrace_record *r,
+                                      const char *text)
+{
+    print_prefix(t, max, r, false, 0);
+    dyntrace_text_printf(t, max, "  /* %s */\n", text);
+}
+
+#endif
 static unsigned int cf_check graph_line(struct dyntrace_text *t,
                                         unsigned long max,
                                         struct sym_caches *c,
@@ -459,6 +487,9 @@ static unsigned int cf_check graph_line(struct dyntrace_text *t,
 
 static const struct dt_format graph_format = {
     .name = "function_graph", .header = graph_header, .line = graph_line,
+#ifdef DYNTRACE_WITH_EVENTS
+    .event_line = graph_event_line,
+#endif
 };
 
 #ifdef DYNTRACE_WITH_BUFFERS

@@ -98,6 +98,15 @@ dt_write_t dt_fs_bufsize_write;
 dt_write_t dt_fs_domains_write, dt_fs_cpumask_write;
 #endif
 dt_write_t dt_fs_logged_write;
+#ifdef DYNTRACE_WITH_EVENTS
+/*
+ * The same for a leaf of one's own (not a row of /tracing's tables): run
+ * f->write, and log a failure in error_log under f->name.
+ */
+int dt_fs_row_write(const struct dt_file *f, struct hypfs_entry_leaf *leaf,
+                    XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                    unsigned int ulen);
+#endif
 #ifdef DYNTRACE_WITH_GRAPH
 /* For the files of tracers and the profiler (dt_fs_add_files()): */
 /* The word error_log names as the cause of the current write's failure. */

@@ -601,6 +601,28 @@ int cf_check dt_fs_errlog_write(struct hypfs_entry_leaf *leaf,
 }
 
 /* Every write: its handler, and error_log if it fails. */
+#ifdef DYNTRACE_WITH_EVENTS
+int dt_fs_row_write(const struct dt_file *f, struct hypfs_entry_leaf *leaf,
+                    XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                    unsigned int ulen)
+{
+    int rc;
+
+    bad_word[0] = '\0';
+    rc = f->write(leaf, uaddr, ulen);
+    if ( rc < 0 )
+        errlog_add(f, rc, ulen);
+
+    return rc;
+}
+
+int cf_check dt_fs_logged_write(struct hypfs_entry_leaf *leaf,
+                               XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                               unsigned int ulen)
+{
+    return dt_fs_row_write(dt_fs_file(&leaf->e), leaf, uaddr, ulen);
+}
+#else
 int cf_check dt_fs_logged_write(struct hypfs_entry_leaf *leaf,
                                XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
                                unsigned int ulen)
@@ -615,3 +637,4 @@ int cf_check dt_fs_logged_write(struct hypfs_entry_leaf *leaf,
 
     return rc;
 }
+#endif

@@ -33,15 +33,33 @@
 #include "tracer.h"
 
 #ifdef DYNTRACE_WITH_EVENTS
-/* The line of record r: an event's whatever the tracer, or the tracer's. */
+/*
+ * The line of record r: the tracer's, or an event's, as the tracer lays
+ * events out (or as the function tracer does).
+ */
 static unsigned int line_of(const struct dt_format *f,
                             struct dyntrace_text *t, unsigned long max,
                             struct sym_caches *c,
                             const struct xen_dyntrace_record *r,
                             const struct xen_dyntrace_record *end)
 {
-    return dt_record_is_event(r) ? dt_event_line(t, max, r, end)
-                                 : f->line(t, max, c, r, end);
+    char text[DT_EVENT_TEXT_MAX];
+    unsigned int used;
+
+    if ( !dt_record_is_event(r) )
+        return f->line(t, max, c, r, end);
+    used = dt_event_text(text, sizeof(text), r, end);
+    if ( !text[0] )
+        return used;
+    if ( f->event_line )
+        f->event_line(t, max, r, text);
+    else
+    {
+        dt_print_context(t, max, r);
+        dyntrace_text_printf(t, max, "%s\n", text);
+    }
+
+    return used;
 }
 #else
 #define line_of(f, t, max, c, r, end) (f)->line(t, max, c, r, end)
@@ -60,6 +78,32 @@ int cf_check dt_rings_set_on_cb(bool on)
 int cf_check dt_rings_clear_cb(void)
 {
     return dt_rings_clear();
+}
+
+void dt_context_name(char ctx[CONTEXT_MAX],
+                     const struct xen_dyntrace_record *r)
+{
+    if ( r->domid == DOMID_IDLE )
+        snprintf(ctx, CONTEXT_MAX, "<idle>");
+    else
+        snprintf(ctx, CONTEXT_MAX, "d%uv%u", r->domid, r->vcpu);
+}
+
+void dt_print_context(struct dyntrace_text *t, unsigned long max,
+                      const struct xen_dyntrace_record *r)
+{
+    char ctx[CONTEXT_MAX];
+    uint64_t us = (r->ts + 500) / 1000;
+
+    dt_context_name(ctx, r);
+
+    dyntrace_text_printf(t, max, "%12s [%03u] %c%c%c %5lu.%06lu: ",
+                         ctx, r->cpu,
+                         (r->flags & XEN_DYNTRACE_FLAG_IRQS_OFF) ? 'd' : '.',
+                         (r->flags & XEN_DYNTRACE_FLAG_IN_IRQ) ? 'h' : '.',
+                         (r->flags & XEN_DYNTRACE_FLAG_IN_NMI) ? 'z' : '.',
+                         (unsigned long)(us / 1000000),
+                         (unsigned long)(us % 1000000));
 }
 
 const char *dt_symbol_cached(struct sym_cache *c, unsigned long addr)

@@ -53,6 +53,17 @@ struct sym_caches {
     struct sym_cache func, caller;
 };
 
+/*
+ * The start of a record's line, as ftrace's function tracer prints it:
+ * context, CPU, the irqs-off/hardirq/nmi marks and the time, in
+ * microseconds rounded to the nearest, then ": ".
+ */
+void dt_print_context(struct dyntrace_text *t, unsigned long max,
+                      const struct xen_dyntrace_record *r);
+/* A record's context: "d<domid>v<vcpu>", or "<idle>". */
+void dt_context_name(char ctx[CONTEXT_MAX],
+                     const struct xen_dyntrace_record *r);
+
 /* A cached name of addr, valid until the cache's next lookup of its slot. */
 const char *dt_symbol_cached(struct sym_cache *c, unsigned long addr);
 
@@ -70,6 +81,14 @@ struct dt_format {
                          struct sym_caches *c,
                          const struct xen_dyntrace_record *r,
                          const struct xen_dyntrace_record *end);
+#ifdef DYNTRACE_WITH_EVENTS
+    /*
+     * Print the line of event record r, whose text is "NAME: FIELDS"
+     * (NULL: as the function tracer lays it out).
+     */
+    void (*event_line)(struct dyntrace_text *t, unsigned long max,
+                       const struct xen_dyntrace_record *r, const char *text);
+#endif
 };
 
 #ifdef DYNTRACE_WITH_BUFFERS

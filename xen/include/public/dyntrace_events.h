@@ -72,7 +72,10 @@ struct xen_dyntrace_event_more {
  * conversions, '%', a letter and the digits it takes:
  *   %uN   word N, unsigned decimal
  *   %xN   word N, hexadecimal
+ *   %aN   word N's low 16 bits, unsigned decimal
+ *   %bN   word N's high 16 bits, unsigned decimal
  *   %XNM  words N (low half) and M (high half), one 64-bit hexadecimal
+ *         (word N alone where the event does not carry M: a 32-bit form)
  *   %dN   word N, a domain id: "d1", or "idle"
  *   %vNM  words N (a domain id) and M (a vCPU id): "d1v0", or "idle"
  *   %VN   word N, a domain id << 16 | a vCPU id: as %v
@@ -197,11 +200,14 @@ struct xen_dyntrace_event_more {
       "irq=%u0 vector=%u1 cpu=%u2")                                           \
     E(irq, move_cleanup, 0x00802002, 0x0fffffff,                              \
       "irq=%u0 vector=%u1 cpu=%u2")                                           \
-    E(irq, bind_vector, 0x00802003, 0x0fffffff, "irq=%u0 vector=%u1 %W")      \
-    E(irq, clear_vector, 0x00802004, 0x0fffffff, "irq=%u0 vector=%u1 %W")     \
+    E(irq, bind_vector, 0x00802003, 0x0fffffff,                               \
+      "irq=%a0 vector=%b0 mask=%x1")                                          \
+    E(irq, clear_vector, 0x00802004, 0x0fffffff,                              \
+      "irq=%a0 vector=%b0 mask=%x1")                                          \
     E(irq, move_finish, 0x00802005, 0x0fffffff,                               \
       "irq=%u0 old_vector=%u1 cpu=%u2")                                       \
-    E(irq, assign_vector, 0x00802006, 0x0fffffff, "irq=%u0 vector=%u1 %W")    \
+    E(irq, assign_vector, 0x00802006, 0x0fffffff,                             \
+      "irq=%a0 vector=%b0 mask=%x1")                                          \
     E(irq, unmapped_vector, 0x00802007, 0x0fffffff, "vector=%u0")             \
     E(irq, handled, 0x00802008, 0x0fffffff, "irq=%u0")
 
@@ -268,7 +274,7 @@ static inline unsigned int xen_dyntrace_event_format(
             break;
         case 's':
         {
-            unsigned int k = p[1] >= 'a' ? p[1] - 'a' + 10
+            unsigned int k = p[1] >= 'a' ? (unsigned int)(p[1] - 'a') + 10
                                          : (unsigned int)(p[1] - '0');
 
             if ( p[1] )
@@ -276,7 +282,7 @@ static inline unsigned int xen_dyntrace_event_format(
             XDT_PUT("%s", k < 28 ? states[(id >> k) & 3] : "?");
             break;
         }
-        case 'u': case 'x': case 'd': case 'V': case 'h':
+        case 'u': case 'x': case 'a': case 'b': case 'd': case 'V': case 'h':
             if ( !p[1] )
                 break;
             p++;
@@ -286,6 +292,9 @@ static inline unsigned int xen_dyntrace_event_format(
                 XDT_PUT("%u", word[XDT_WORD(*p)]);
             else if ( c == 'x' )
                 XDT_PUT("%#x", word[XDT_WORD(*p)]);
+            else if ( c == 'a' || c == 'b' )
+                XDT_PUT("%u", (word[XDT_WORD(*p)] >> (c == 'b' ? 16 : 0)) &
+                              0xffff);
             else if ( c == 'h' )
             {
                 uint32_t op = word[XDT_WORD(*p)] & 0xfffff;
@@ -315,11 +324,16 @@ static inline unsigned int xen_dyntrace_event_format(
             if ( !*a || !*b )
                 break;
             p = b;
-            if ( !XDT_HAS(*a) || !XDT_HAS(*b) )
+            if ( c == 'X' && XDT_HAS(*a) )
+            {
+                unsigned long long v = word[XDT_WORD(*a)];
+
+                if ( XDT_HAS(*b) )
+                    v |= (unsigned long long)word[XDT_WORD(*b)] << 32;
+                XDT_PUT("%#llx", v);
+            }
+            else if ( !XDT_HAS(*a) || !XDT_HAS(*b) )
                 XDT_PUT("?");
-            else if ( c == 'X' )
-                XDT_PUT("%#llx", ((unsigned long long)word[XDT_WORD(*b)] << 32) |
-                                 word[XDT_WORD(*a)]);
             else if ( word[XDT_WORD(*a)] == 0x7fff )
                 XDT_PUT("idle");
             else
