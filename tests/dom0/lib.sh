@@ -173,6 +173,7 @@ reset_tracing_by_file() {
         xenhypfs write $T/set_function_filter "!${trig%:*}"
     done
     xenhypfs write $T/set_domain_filter ""
+    xenhypfs write $T/set_event "" 2>/dev/null
     [ -s /tmp/cpumask.boot ] && xenhypfs write $T/tracing_cpumask "$(cat /tmp/cpumask.boot)"
     if [ -s /tmp/bufsize.boot ] && [ "$(xenhypfs cat $T/buffer_size_kb)" != "$(cat /tmp/bufsize.boot)" ]; then
         xenhypfs write $T/buffer_size_kb "$(cat /tmp/bufsize.boot)"

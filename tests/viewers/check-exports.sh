@@ -267,28 +267,37 @@ else
     cat "$out/export.err" "$out/events-tc.err" 2>/dev/null | head -n 5 >&2
     failed "events-trace.dat: export or trace-cmd report failed"
 fi
-# KernelShark on its own X server (no access control, loopback only), as nobody.
+# KernelShark on an X server of its own (a free display Xvfb picks itself; no access control,
+# loopback only), as nobody: its screenshot once it has drawn the task plot (its log names the
+# file loaded; the plot's colours), both killed however this ends.
 ks=$out/kernelshark
 mkdir -p "$ks"
 chmod 777 "$ks"
-cp "$out/events.trace.dat" "$ks/events.trace.dat"
-chmod 644 "$ks/events.trace.dat"
-for disp in $(seq 90 99); do [ -e "/tmp/.X11-unix/X$disp" ] || break; done
-Xvfb ":$disp" -screen 0 1600x1000x24 -nolisten tcp >"$ks/xvfb.log" 2>&1 &
-xvfb=$!
-sleep 2
-DISPLAY=":$disp" HOME="$ks" XDG_RUNTIME_DIR="$ks" setpriv --reuid=65534 --regid=65534 --clear-groups \
-    kernelshark -geometry 1600x1000+0+0 -i "$ks/events.trace.dat" --cpu "0-$((ecpus - 1))" \
-    --task "d${D}v0" >"$ks/kernelshark.log" 2>&1 &
-kspid=$!
-sleep 12
 rm -f "$out/kernelshark-events.png"
-DISPLAY=":$disp" import -window root "$out/kernelshark-events.png" 2>>"$ks/xvfb.log" || true
-kill "$kspid" 2>/dev/null || true
-kill "$xvfb" 2>/dev/null || true
-wait "$kspid" "$xvfb" 2>/dev/null || true
-colors=$(identify -format %k "$out/kernelshark-events.png" 2>/dev/null || echo 0)
-if grep -q 'Loading .*events.trace.dat' "$ks/kernelshark.log" && [ "$colors" -gt 100 ]; then
+colors=0
+if [ -s "$out/events.trace.dat" ]; then
+    cp "$out/events.trace.dat" "$ks/events.trace.dat"
+    chmod 644 "$ks/events.trace.dat"
+    Xvfb -displayfd 1 -screen 0 1600x1000x24 -nolisten tcp >"$ks/display" 2>"$ks/xvfb.log" &
+    xvfb=$!
+    kspid=
+    trap 'kill $xvfb $kspid 2>/dev/null || true' EXIT
+    for _ in $(seq 50); do [ -s "$ks/display" ] && break; sleep 0.2; done
+    disp=:$(head -n1 "$ks/display" 2>/dev/null)
+    DISPLAY=$disp HOME="$ks" XDG_RUNTIME_DIR="$ks" setpriv --reuid=65534 --regid=65534 \
+        --clear-groups kernelshark -geometry 1600x1000+0+0 -i "$ks/events.trace.dat" \
+        --cpu "0-$((ecpus - 1))" --task "d${D}v0" >"$ks/kernelshark.log" 2>&1 &
+    kspid=$!
+    # Loaded, then drawn: wait for the log line, then a few seconds for the plots.
+    for _ in $(seq 60); do grep -q 'Loading .*events.trace.dat' "$ks/kernelshark.log" && break; sleep 0.5; done
+    sleep 6
+    DISPLAY=$disp import -window root "$out/kernelshark-events.png" 2>>"$ks/xvfb.log" || true
+    kill "$kspid" "$xvfb" 2>/dev/null || true
+    wait "$kspid" "$xvfb" 2>/dev/null || true
+    trap - EXIT
+    colors=$(identify -format %k "$out/kernelshark-events.png" 2>/dev/null || echo 0)
+fi
+if grep -q 'Loading .*events.trace.dat' "$ks/kernelshark.log" 2>/dev/null && [ "$colors" -gt 100 ]; then
     pass "events-kernelshark: KernelShark opens the trace.dat with its $ecpus pCPUs and the task plot of d${D}v0 (screenshot kernelshark-events.png, $colors colors)"
 else
     tail -n 5 "$ks/kernelshark.log" >&2 || true

@@ -6,10 +6,13 @@ of `record -e sched:sched_switch`) recorded of the same run, compared per pCPU a
 The two use different clocks (xentrace: the TSC; xen-dyntrace: Xen's NOW() in ns) and start and
 stop at different times. So, per pCPU: the switches both recorded are found (the longest run of
 identical (prev, next) pairs, difflib), and the TSC is mapped to ns piecewise: a least-squares
-line through the two times of each run of KNOT matched switches (about 0.1 s). One line for the
-whole capture will not do under QEMU TCG: Xen's NOW() is recalibrated against the platform timer
-every second and the emulated TSC drifts from it (the dom0 kernel itself reports its TSC skewed
-by 2 ms over 0.5 s), by up to 1 % over 3 s. The comparison is over the interval both recorded, from
+line through the two times of the matched switches of each second (Xen recalibrates NOW()
+against the platform timer every second; under QEMU TCG the emulated TSC drifts from it, the
+dom0 kernel itself reports its TSC skewed by 2 ms over 0.5 s, so one line for the whole capture
+is up to 1 % off over 3 s). A line per second cannot absorb what a timestamp gets wrong within the
+second: every matched switch's residual is checked (at most MAX_RESIDUAL_NS), as well as the
+counts and running times. Both must have seen the same pCPUs. The comparison is over the interval
+both recorded, from
 the later first switch to the earlier last one, in ns: each trace's number of switches there, and
 each vCPU's running time there (from a switch to it to the pCPU's next switch). Prints a table;
 exits 1 if a count or a vCPU's running time (of at least 10 ms) differs by more than 1 %, or
@@ -24,7 +27,8 @@ import struct
 import sys
 
 SWITCH, CPU_CHANGE = 0x0002800a, 0x0001f003
-KNOT = 64
+PIECE_NS = 10**9
+MAX_RESIDUAL_NS = 1_000_000
 IDLE = 32767
 
 
@@ -76,6 +80,9 @@ def running(sw, lo, hi):
 
 xt, us = xentrace(sys.argv[1]), ours(sys.argv[2])
 bad, matched = 0, 0
+if set(xt) != set(us):
+    print(f"pCPUs with switches: xentrace {sorted(xt)}, xen-dyntrace {sorted(us)}")
+    bad += 1
 print(f"{'pCPU':>4} {'what':<10} {'xentrace':>14} {'xen-dyntrace':>14} {'diff %':>7}")
 for cpu in sorted(set(xt) & set(us)):
     a, b = xt[cpu], us[cpu]
@@ -86,13 +93,15 @@ for cpu in sorted(set(xt) & set(us)):
         bad += 1
         continue
     pairs = [(a[blk.a + k][0], b[blk.b + k][0]) for k in range(blk.size)]
-    lines = []
-    for k in range(0, len(pairs), KNOT):
-        seg = pairs[k:k + KNOT] if len(pairs) - k >= KNOT // 2 or not lines else pairs[-KNOT:]
-        n = len(seg)
-        mx, my = sum(p[0] for p in seg) / n, sum(p[1] for p in seg) / n
-        den = sum((p[0] - mx) ** 2 for p in seg) or 1
-        lines.append((seg[-1][0], mx, my, sum((p[0] - mx) * (p[1] - my) for p in seg) / den))
+    lines, seg = [], []
+    for k, p in enumerate(pairs):
+        seg.append(p)
+        if k + 1 == len(pairs) or pairs[k + 1][1] - seg[0][1] > PIECE_NS:
+            n = len(seg)
+            mx, my = sum(q[0] for q in seg) / n, sum(q[1] for q in seg) / n
+            den = sum((q[0] - mx) ** 2 for q in seg) or 1
+            lines.append((seg[-1][0], mx, my, sum((q[0] - mx) * (q[1] - my) for q in seg) / den))
+            seg = []
 
     def to_ns(t):
         for end, mx, my, slope in lines:
@@ -101,6 +110,8 @@ for cpu in sorted(set(xt) & set(us)):
         return my + (t - mx) * slope
 
     a_ns = [(to_ns(t), p, q) for t, p, q in a]
+    resid = max(abs(to_ns(x) - y) for x, y in pairs)
+    bad += resid > MAX_RESIDUAL_NS
     lo, hi = max(a_ns[0][0], b[0][0]), min(a_ns[-1][0], b[-1][0])
     ta, na = running(a_ns, lo, hi)
     tb, nb = running(b, lo, hi)
@@ -108,7 +119,8 @@ for cpu in sorted(set(xt) & set(us)):
     d = abs(na - nb) / max(na, nb) * 100
     bad += d > 1
     print(f"{cpu:>4} {'switches':<10} {na:>14} {nb:>14} {d:>7.3f}   ({blk.size} matched, "
-          f"{(hi - lo) / 1e9:.3f} s in common)")
+          f"{(hi - lo) / 1e9:.3f} s in common, {len(lines)} pieces, largest residual "
+          f"{resid / 1e3:.1f} us)")
     for v in sorted(set(ta) | set(tb)):
         x, y = ta.get(v, 0), tb.get(v, 0)
         d = abs(x - y) / max(x, y) * 100 if max(x, y) else 0

@@ -42,11 +42,11 @@ echo "report: $sw vCPU switches, $rs run state changes, $fn do_xen_version"
 [ "$fn" -ge 60 ] || fail "only $fn of 60 do_xen_version calls"
 grep -q "sched_switch: prev=[^ ]* ==> next=d${D}v[01]" /tmp/ev.txt || fail "no switch to the domU"
 # One timeline: the lines in time order.
-grep -v '^#' /tmp/ev.txt | awk '{ t = $4; sub(/:$/, "", t); if (t + 0 < last) { print; b++ } last = t + 0 } END { exit b > 0 }' ||
+grep -v '^#\|^CPU:' /tmp/ev.txt | awk '{ t = $4; sub(/:$/, "", t); if (t + 0 < last) { print; b++ } last = t + 0 } END { exit b > 0 }' ||
     fail "report's lines out of time order"
 # report -d on events: only the domU's contexts.
 xen-dyntrace report -d "d$D" /tmp/ev.dat >/tmp/ev-d.txt || fail "report -d exited $?"
-ctx=$(grep -v '^#' /tmp/ev-d.txt | awk '{ print $1 }' | sort -u | tr '\n' ' ')
+ctx=$(grep -v '^#\|^CPU:' /tmp/ev-d.txt | awk '{ print $1 }' | sort -u | tr '\n' ' ')
 echo "report -d d$D: contexts $ctx"
 [ -n "$ctx" ] || fail "report -d d$D shows nothing"
 echo " $ctx" | tr ' ' '\n' | grep . | grep -qv "^d${D}v" && fail "report -d d$D shows $ctx"

@@ -290,7 +290,7 @@ static const char *check_record(const struct xen_dyntrace_record *r,
  */
 static const char *check_raw(const uint8_t *p, uint64_t len, uint32_t cpu,
                              struct xen_dyntrace_raw_header *h, char *why,
-                             size_t wlen)
+                             size_t wlen, uint64_t *more)
 {
     uint32_t i;
 
@@ -316,6 +316,7 @@ static const char *check_raw(const uint8_t *p, uint64_t len, uint32_t cpu,
                        (size_t)i * XDT_RAW_RECORD_SIZE);
         if ( check_record(&r, cpu, i, why, wlen) )
             return why;
+        *more += xdt_is_event(&r) && r.depth == XEN_DYNTRACE_EVENT_MORE;
     }
 
     return NULL;
@@ -440,7 +441,8 @@ int xdt_capture_load_mem(struct xdt_capture *c, const void *data, size_t len,
             break;
         case XDT_CHUNK_RAW:
             why = ch.cpu >= XDT_MAX_CPUS ? "CPU number out of range"
-                  : check_raw(p, ch.len, ch.cpu, &rh, buf, sizeof(buf));
+                  : check_raw(p, ch.len, ch.cpu, &rh, buf, sizeof(buf),
+                              &c->more);
             if ( !why && rh.lost > UINT64_MAX - c->lost )
                 why = "lost events beyond 2^64 in all";
             if ( why )

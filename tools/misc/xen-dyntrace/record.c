@@ -325,7 +325,10 @@ static int read_round(struct rec_state *s, bool drain)
  * Keep our own reads out of the trace: every consuming read runs traced
  * hypervisor code (HypFS, copies, allocation), so with '*' the reader would
  * record itself faster than it reads.  Pin to one dom0 vCPU (dom0's Linux
- * CPU N is its vCPU N) and exclude that vCPU with the domain filter.
+ * CPU N is its vCPU N) and exclude that vCPU with the domain filter.  Not
+ * for events alone (-e under nop): there are no function records to keep
+ * out, and the filter judges an event by the vCPU running, so a vCPU
+ * switch away from ours would be lost (and its vCPU seem to run on).
  */
 static int exclude_self(struct rec_state *s, const struct rec_opts *o)
 {
@@ -335,7 +338,7 @@ static int exclude_self(struct rec_state *s, const struct rec_opts *o)
     int cpu;
 
     s->self_vcpu = -1;
-    if ( o->no_filter )
+    if ( o->no_filter || !strcmp(o->tracer, "nop") )
         s->domains = o->domains ? strdup(o->domains) : NULL;
     else
     {
@@ -680,9 +683,11 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
     }
     if ( optind < argc )
         o->command = argv + optind;
+    /* Events alone under nop; a trigger needs its function patched. */
     if ( !o->tracer )
         o->tracer = graph ? "function_graph"
-                          : o->events && !o->filter ? "nop" : "function";
+                          : o->events && !o->filter && !o->nr_triggers
+                            ? "nop" : "function";
     if ( xdt_is_stdout(o->out) && isatty(STDOUT_FILENO) )
     {
         xdt_err("record: -o -: standard output is a terminal; give a file "

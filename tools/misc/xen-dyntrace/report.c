@@ -196,15 +196,15 @@ int xdt_report_print(const struct xdt_capture *c, const struct xdt_names *n,
     printf("# tracer: %s\n"
            "#\n"
            "# entries-in-buffer/entries-written: %" PRIu64 "/%" PRIu64
-           "   #P:%u\n", tracer, c->records, c->records + c->lost,
-           c->nr_cpus);
+           "   #P:%u\n", tracer, c->records - c->more,
+           c->records - c->more + c->lost, c->nr_cpus);
     print_scope(c);
     if ( c->view && xdt_filter_active(c->view->filter) )
     {
         if ( xdt_capture_iterate(c, count_event, NULL) )
             return -1;
         printf("# shown: %" PRIu64 " of %" PRIu64 " records (report's "
-               "filters)\n", c->view->shown, c->records);
+               "filters)\n", c->view->shown, c->records - c->more);
     }
     printf("#\n");
     /* The column legend of the tracer's layout. */
@@ -291,8 +291,8 @@ static int print_stat(const struct xdt_capture *c, const char *path)
     else
         printf("summary: none (the recorder did not finish)\n");
     printf("records: %" PRIu64 " shown, %" PRIu64 " in the capture, %"
-           PRIu64 " lost\n", c->view ? c->view->shown : c->records,
-           c->records, c->lost);
+           PRIu64 " lost\n", c->view ? c->view->shown : c->records - c->more,
+           c->records - c->more, c->lost);
     for ( cpu = 0; cpu < c->nr_cpus; cpu++ )
     {
         if ( !c->cpu[cpu].nr &&
@@ -770,7 +770,7 @@ static int run(int argc, char **argv, bool export)
             fprintf(stderr, "xen-dyntrace: export: %s: %" PRIu64 " records "
                     "of %" PRIu64 ", %" PRIu64 " lost, %u CPUs\n",
                     strcmp(out, "-") ? out : "standard output", view.shown,
-                    c.records, c.lost, c.nr_cpus);
+                    c.records - c.more, c.lost, c.nr_cpus);
             if ( view.capped )
                 fprintf(stderr, "xen-dyntrace: export: stopped at "
                         "--max-records %" PRIu64 "; the records after "

@@ -191,6 +191,7 @@ struct xdt_capture {
     struct xdt_cpu_chunks *cpu; /* indexed by CPU */
     unsigned int nr_cpus;       /* highest CPU seen + 1 */
     uint64_t records, lost;
+    uint64_t more;              /* of records: events' continuations */
     bool truncated;
     bool header_cut;            /* cut inside the file header: nothing */
     uint64_t whole_bytes;       /* bytes of whole chunks */
