@@ -605,6 +605,12 @@ int cf_check dt_fs_errlog_write(struct hypfs_entry_leaf *leaf,
 int dt_fs_row_write(const struct dt_file *f, struct hypfs_entry_leaf *leaf,
                     XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
                     unsigned int ulen)
+#else
+static int dt_fs_row_write(const struct dt_file *f,
+                           struct hypfs_entry_leaf *leaf,
+                           XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                           unsigned int ulen)
+#endif
 {
     int rc;
 
@@ -622,19 +628,3 @@ int cf_check dt_fs_logged_write(struct hypfs_entry_leaf *leaf,
 {
     return dt_fs_row_write(dt_fs_file(&leaf->e), leaf, uaddr, ulen);
 }
-#else
-int cf_check dt_fs_logged_write(struct hypfs_entry_leaf *leaf,
-                               XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
-                               unsigned int ulen)
-{
-    const struct dt_file *f = dt_fs_file(&leaf->e);
-    int rc;
-
-    bad_word[0] = '\0';
-    rc = f->write(leaf, uaddr, ulen);
-    if ( rc < 0 )
-        errlog_add(f, rc, ulen);
-
-    return rc;
-}
-#endif
