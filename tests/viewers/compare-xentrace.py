@@ -93,15 +93,21 @@ for cpu in sorted(set(xt) & set(us)):
         bad += 1
         continue
     pairs = [(a[blk.a + k][0], b[blk.b + k][0]) for k in range(blk.size)]
-    lines, seg = [], []
-    for k, p in enumerate(pairs):
-        seg.append(p)
-        if k + 1 == len(pairs) or pairs[k + 1][1] - seg[0][1] > PIECE_NS:
-            n = len(seg)
-            mx, my = sum(q[0] for q in seg) / n, sum(q[1] for q in seg) / n
-            den = sum((q[0] - mx) ** 2 for q in seg) or 1
-            lines.append((seg[-1][0], mx, my, sum((q[0] - mx) * (q[1] - my) for q in seg) / den))
-            seg = []
+    # Pieces of a second of the matched switches; a last piece of less than half a second joins
+    # the one before (a line through a few close points extrapolates wildly).
+    segs = [[]]
+    for p in pairs:
+        if segs[-1] and p[1] - segs[-1][0][1] > PIECE_NS:
+            segs.append([])
+        segs[-1].append(p)
+    if len(segs) > 1 and segs[-1][-1][1] - segs[-1][0][1] < PIECE_NS // 2:
+        segs[-2] += segs.pop()
+    lines = []
+    for seg in segs:
+        n = len(seg)
+        mx, my = sum(q[0] for q in seg) / n, sum(q[1] for q in seg) / n
+        den = sum((q[0] - mx) ** 2 for q in seg) or 1
+        lines.append((seg[-1][0], mx, my, sum((q[0] - mx) * (q[1] - my) for q in seg) / den))
 
     def to_ns(t):
         for end, mx, my, slope in lines:
