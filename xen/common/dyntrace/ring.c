@@ -232,21 +232,20 @@ int dt_rings_set_on(bool on)
 #ifdef DYNTRACE_WITH_EVENTS
 int dt_rings_run_held(void (*fn)(const void *arg), const void *arg)
 {
-    DECLARE_BITMAP(ready, NR_CPUS);
+    cpumask_t ready = {};       /* the buffers that were recording */
     unsigned int cpu;
 
     if ( !get_cpu_maps() )
         return -EBUSY;
     spin_lock(&ring_lock);
 
-    bitmap_zero(ready, NR_CPUS);
     for_each_cpu ( cpu, &ring_cpus )
         if ( ring_hold(dt_rings[cpu]) == RING_READY )
-            __set_bit(cpu, ready);
+            cpumask_set_cpu(cpu, &ready);
     fn(arg);
     for_each_cpu ( cpu, &ring_cpus )
         ring_release(dt_rings[cpu],
-                     test_bit(cpu, ready) ? RING_READY : RING_OFF);
+                     cpumask_test_cpu(cpu, &ready) ? RING_READY : RING_OFF);
 
     spin_unlock(&ring_lock);
     put_cpu_maps();
