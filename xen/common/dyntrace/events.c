@@ -7,11 +7,12 @@
  * recording of one, and its line of text.
  *
  * The rules (E1 ... E4 of docs/designs/dyntrace-events.md):
- * E1 The enable state (ev_on[], classes_on, trace_users.dyntrace) changes
- *    only under HypFS's write lock, one whole store at a time; a trace
- *    point reads it with no lock, and one racing a write records or not.
- *    Events are enabled first, then their class bit, then the trace
- *    points' flag; disabled in the reverse order.
+ * E1 The enable state (ev_on[], trace_users.dyntrace) changes only under
+ *    HypFS's write lock, one whole store at a time; a trace point reads it
+ *    with no lock, and one racing a write records or not.  Events are
+ *    enabled first, then the trace points' flag; disabled in the reverse
+ *    order.  The lookup of an event's row (row_cache[]) depends on the
+ *    const table alone: it is no part of this state.
  * E2 An event is recorded under its CPU's buffer reservation (WRITING),
  *    and its scope is tested there: so a holder of every buffer sees no
  *    event half written, nor one judged by a scope it is replacing
@@ -89,8 +90,6 @@ static unsigned int class_first[NR_CLASSES + 1];
 static bool ev_on[NR_EVENTS];
 static bool class_on[NR_CLASSES];
 static bool all_on;
-/* Bit c: an event of class c is on (the trace points' first test). */
-static unsigned int classes_on;
 
 /* The row of an event id, or -1. */
 static int event_row(uint32_t id, unsigned int cls_mask)
@@ -109,30 +108,42 @@ static int event_row(uint32_t id, unsigned int cls_mask)
     return -1;
 }
 
-/* Record one event of extra bytes of data (E2, E3, E4, E5). */
-static void event_record(uint32_t id, unsigned int extra, const void *data)
+/*
+ * event_row(id, all classes), remembered by a hash of the id: the table is
+ * const, so an entry is never stale, and any CPU may fill one at any time.
+ * An entry is one word, (id << 32) | (row + 1), 0 standing for no row; a
+ * zero word is id 0's answer (no class has id 0), never a wrong one.  Two
+ * ids of one bucket take turns: each lookup is still right.
+ */
+#define ROW_CACHE_ORDER 6
+static uint64_t row_cache[1U << ROW_CACHE_ORDER];
+
+static unsigned int row_hash(uint32_t id)
 {
-    uint32_t w[XEN_DYNTRACE_EVENT_WORDS] = {};
+    return (id * 0x9e3779b1U) >> (32 - ROW_CACHE_ORDER);
+}
+
+/* Record one event of extra bytes of data (E2, E3, E4, E5). */
+static void noinline event_record(uint32_t id, unsigned int extra,
+                                  const void *data)
+{
     struct xen_dyntrace_event *e;
     struct xen_dyntrace_event_more *m;
     const struct vcpu *v;
     struct dt_ring *r;
     unsigned long irq;
     unsigned int cpu, nr = DIV_ROUND_UP(extra, sizeof(uint32_t));
+    unsigned int head = min_t(unsigned int, extra, sizeof(e->word));
     unsigned int flags = XEN_DYNTRACE_FLAG_EVENT | XEN_DYNTRACE_FLAG_RAW_TS;
     uint64_t stamp;
 
-    /*
-     * The words may be a structure of any alignment, and (4.17's
-     * __trace_var() rounds its size up) of any size: the rest is zeroes.
-     */
-    memcpy(w, data, extra);
     if ( !local_irq_is_enabled() )
         flags |= XEN_DYNTRACE_FLAG_IRQS_OFF;
 
     local_irq_save(irq);
     /* E5: function_graph's calls under way show around the event. */
-    dt_graph_flush_for_event(smp_processor_id());
+    if ( dt_tracer_active() )
+        dt_graph_flush_for_event(smp_processor_id());
     e = dt_ring_reserve(&r, &cpu, RECORD_SIZE);
     if ( !e )
         goto out;
@@ -151,9 +162,14 @@ static void event_record(uint32_t id, unsigned int extra, const void *data)
     dt_ring_anchor_if_due(r, stamp, false);
     v = current;
 
+    /*
+     * The words may be a structure of any alignment, and (4.17's
+     * __trace_var() rounds its size up) of any size: the rest is zeroes.
+     */
     e->ts = stamp;
     e->id = id;
-    memcpy(e->word, w, sizeof(e->word));
+    memset(e->word, 0, sizeof(e->word));
+    memcpy(e->word, data, head);
     e->domid = v->domain->domain_id;
     e->vcpu = v->vcpu_id;
     e->cpu = cpu;
@@ -163,7 +179,8 @@ static void event_record(uint32_t id, unsigned int extra, const void *data)
     {
         m = dt_ring_next(r, RECORD_SIZE);
         m->ts = stamp;
-        memcpy(m->word, w + XEN_DYNTRACE_EVENT_HEAD_WORDS, sizeof(m->word));
+        memset(m->word, 0, sizeof(m->word));
+        memcpy(m->word, data + head, extra - head);
         m->domid = e->domid;
         m->vcpu = e->vcpu;
         m->cpu = cpu;
@@ -176,6 +193,18 @@ static void event_record(uint32_t id, unsigned int extra, const void *data)
     local_irq_restore(irq);
 }
 
+/* An id not in row_cache[]: find its row, remember it, then as usual. */
+static void noinline event_miss(uint32_t id, unsigned int extra,
+                                const void *data)
+{
+    int i = event_row(id, ~0U);
+
+    write_atomic(&row_cache[row_hash(id)],
+                 ((uint64_t)id << 32) | (uint32_t)(i + 1));
+    if ( i >= 0 && ACCESS_ONCE(ev_on[i]) )
+        event_record(id, extra, data);
+}
+
 /*
  * trace()'s call while an event is on (trace_users.dyntrace): record the
  * event if it is on.  Any context, IRQs on or off.
@@ -184,12 +213,20 @@ void dyntrace_trace_event(uint32_t event, unsigned int extra,
                           const void *data)
 {
     uint32_t id = event & XEN_DYNTRACE_EVENT_ID_MASK;
+    uint64_t c;
     int i;
 
     if ( extra > XEN_DYNTRACE_EVENT_WORDS * sizeof(uint32_t) ||
          !ACCESS_ONCE(dt_recording) )
         return;
-    i = event_row(id, ACCESS_ONCE(classes_on));
+
+    c = read_atomic(&row_cache[row_hash(id)]);
+    if ( unlikely((uint32_t)(c >> 32) != id) )
+    {
+        event_miss(id, extra, data);
+        return;
+    }
+    i = (int)(uint32_t)c - 1;
     if ( i >= 0 && ACCESS_ONCE(ev_on[i]) )
         event_record(id, extra, data);
 }
@@ -285,10 +322,8 @@ static void enable_update(void)
         all_on &= class_on[c];
     }
 
-    /* Events (already stored) before their class bits, then the flag. */
-    smp_wmb();
-    write_atomic(&classes_on, on);
 #ifdef CONFIG_TRACEBUFFER
+    /* Events (already stored) before the flag. */
     if ( on )
     {
         smp_wmb();
