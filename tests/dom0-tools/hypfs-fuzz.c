@@ -23,8 +23,9 @@
  *  - a rejected write after which the state differs (current_tracer, the
  *    function sets, the domain filter, tracing_cpumask, tracing_on, the
  *    buffer sizes, enabled_functions; with recording off, also the trace).
- *    Trigger counts and tracing_on change when triggers fire: counts are not
- *    compared, nor is tracing_on while a trigger is set;
+ *    Trigger counts and tracing_on change when triggers fire (a function's
+ *    or an event's): counts are not compared, nor is tracing_on while a
+ *    trigger is set;
  *  - a write or read error that the user guide's error table does not give
  *    for that file;
  *  - a read whose bytes disagree with its reported size: a string whose NUL
@@ -115,8 +116,12 @@ static struct file files[] = {
       .werr = { EINVAL, EDOM, ENOSPC } },
     { .name = "events/sched/sched_switch/enable", .state = true,
       .werr = { EINVAL, EDOM, ENOSPC } },
+    /* Last (F_EVTRIG): its counts fall, and it may flip tracing_on. */
+    { .name = "events/sched/sched_switch/trigger", .state = true,
+      .werr = { EINVAL, ENOENT, EOPNOTSUPP, ENOSPC, ENOMEM } },
 };
 #define NR_FILES (sizeof(files) / sizeof(files[0]))
+#define F_EVTRIG (NR_FILES - 1)
 enum { F_TRACER = 1, F_FILTER = 3, F_NOTRACE, F_DOMAINS, F_CPUMASK, F_ON,
        F_TRACE, F_ENABLED, F_ERRLOG, F_BUFSIZE };
 
@@ -398,7 +403,13 @@ static void state_read(struct state *s, bool with_trace)
             s->v[i] = strdup("(unreadable)");
         if ( i == F_FILTER )
         {
-            s->triggers = strchr(s->v[i], ':') != NULL;
+            s->triggers |= strchr(s->v[i], ':') != NULL;
+            normalise_triggers(s->v[i]);
+        }
+        /* An event's trigger file reads "# ..." when it has none. */
+        if ( i == F_EVTRIG )
+        {
+            s->triggers |= strchr(s->v[i], ':') != NULL;
             normalise_triggers(s->v[i]);
         }
     }
@@ -464,7 +475,8 @@ static const char *const fixed_words[] = {
     "do_xen_version:traceoff:0", "do_xen_version:traceoff:99999999999",
     "sched:sched_switch", "sched", "*:*", "sched:*", "*:wake", "!sched:wake",
     "irq:handled", "hvm:vmx_exit", "pv", "sched:", ":wake", "a:b:c", "!",
-    "!*", "nosuch:*",
+    "!*", "nosuch:*", "traceoff", "traceon:3", "!traceoff", "traceoff:count=2",
+    "traceon:unlimited", "stacktrace", "traceoff:05",
 };
 
 /* Append one word of some language (or junk) at p; returns its length. */

@@ -121,6 +121,45 @@ static void remove_triggers(struct reset *r)
     free(f);
 }
 
+/*
+ * Every event's triggers (events/CLASS/EVENT/trigger, which read "# ..."
+ * when there are none): an empty write removes them.  Nothing on a Xen
+ * without events.
+ */
+static void remove_event_triggers(struct reset *r)
+{
+    char *ev = get(r, "available_events"), *line, *save = NULL;
+
+    if ( !ev )
+        return;
+    for ( line = strtok_r(ev, "\n", &save); line;
+          line = strtok_r(NULL, "\n", &save) )
+    {
+        char *colon = strchr(line, ':'), *file, *t;
+
+        if ( !colon )
+            continue;
+        *colon = '\0';
+        if ( asprintf(&file, "events/%s/%s/trigger", line, colon + 1) < 0 )
+        {
+            r->failed = 1;
+            break;
+        }
+        t = get(r, file);
+        if ( t && *t && *t != '#' )
+        {
+            char old[64];
+
+            show(old, sizeof(old), t);
+            if ( !put(r, file, "") && !r->quiet )
+                printf("reset: %s: '%s' removed\n", file, old);
+        }
+        free(t);
+        free(file);
+    }
+    free(ev);
+}
+
 /* tracing_cpumask's text with the first n CPUs set (Linux's format). */
 static void mask_text(char *buf, size_t len, unsigned int n)
 {
@@ -332,6 +371,8 @@ int cmd_reset(int argc, char **argv)
     want(&r, "tracing_on", "0");
     want(&r, "current_tracer", "nop");
     want(&r, "function_profile_enabled", "0");
+    /* Events' triggers fire whatever the tracer: gone too. */
+    remove_event_triggers(&r);
     /* A traceon trigger may have fired in between; nothing can now. */
     want(&r, "tracing_on", "0");
     /* The rest patches nothing under nop with the profiler off. */

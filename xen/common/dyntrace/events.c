@@ -91,6 +91,18 @@ static bool ev_on[NR_EVENTS];
 static bool class_on[NR_CLASSES];
 static bool all_on;
 
+/* Each event's triggers (E6): at most one per command, as a function's. */
+struct ev_trigger {
+    bool set;
+    int left;                   /* DT_TRIGGER_UNLIMITED: no count */
+};
+static struct ev_trigger ev_trig[NR_EVENTS][DT_TRIGGER_TRACEON + 1];
+
+/* What a trace point does for event i (E1): record it, run its triggers. */
+#define EV_RECORD   1
+#define EV_TRIGGERS 2
+static uint8_t ev_hot[NR_EVENTS];
+
 /* The row of an event id, or -1. */
 static int event_row(uint32_t id, unsigned int cls_mask)
 {
@@ -193,6 +205,35 @@ static void noinline event_record(uint32_t id, unsigned int extra,
     local_irq_restore(irq);
 }
 
+/*
+ * Event i's triggers (E6), after its record: as a function's, within the
+ * scope, and only when they change tracing_on.
+ */
+static void event_triggers(unsigned int i)
+{
+    unsigned long flags;
+    unsigned int k;
+
+    local_irq_save(flags);
+    if ( dt_scope_allows() )
+        for ( k = 0; k < ARRAY_SIZE(ev_trig[i]); k++ )
+            if ( ACCESS_ONCE(ev_trig[i][k].set) )
+                dt_trigger_fire(&ev_trig[i][k].left, k);
+    local_irq_restore(flags);
+}
+
+/* Event i (-1: no row) with triggers, or not in row_cache[] yet. */
+static void noinline event_slow(int i, uint32_t id, unsigned int extra,
+                                const void *data)
+{
+    unsigned int hot = i < 0 ? 0 : ACCESS_ONCE(ev_hot[i]);
+
+    if ( (hot & EV_RECORD) && ACCESS_ONCE(dt_recording) )
+        event_record(id, extra, data);
+    if ( hot & EV_TRIGGERS )
+        event_triggers(i);
+}
+
 /* An id not in row_cache[]: find its row, remember it, then as usual. */
 static void noinline event_miss(uint32_t id, unsigned int extra,
                                 const void *data)
@@ -201,23 +242,24 @@ static void noinline event_miss(uint32_t id, unsigned int extra,
 
     write_atomic(&row_cache[row_hash(id)],
                  ((uint64_t)id << 32) | (uint32_t)(i + 1));
-    if ( i >= 0 && ACCESS_ONCE(ev_on[i]) )
-        event_record(id, extra, data);
+    event_slow(i, id, extra, data);
 }
 
 /*
  * trace()'s call while an event is on (trace_users.dyntrace): record the
- * event if it is on.  Any context, IRQs on or off.
+ * event if it is on, run its triggers if it has any.  Any context, IRQs on
+ * or off.  The usual case, an event on without triggers, takes no frame
+ * here.
  */
 void dyntrace_trace_event(uint32_t event, unsigned int extra,
                           const void *data)
 {
     uint32_t id = event & XEN_DYNTRACE_EVENT_ID_MASK;
+    unsigned int hot;
     uint64_t c;
     int i;
 
-    if ( extra > XEN_DYNTRACE_EVENT_WORDS * sizeof(uint32_t) ||
-         !ACCESS_ONCE(dt_recording) )
+    if ( extra > XEN_DYNTRACE_EVENT_WORDS * sizeof(uint32_t) )
         return;
 
     c = read_atomic(&row_cache[row_hash(id)]);
@@ -227,8 +269,16 @@ void dyntrace_trace_event(uint32_t event, unsigned int extra,
         return;
     }
     i = (int)(uint32_t)c - 1;
-    if ( i >= 0 && ACCESS_ONCE(ev_on[i]) )
-        event_record(id, extra, data);
+    if ( i < 0 )
+        return;
+    hot = ACCESS_ONCE(ev_hot[i]);
+    if ( likely(hot == EV_RECORD) )
+    {
+        if ( ACCESS_ONCE(dt_recording) )
+            event_record(id, extra, data);
+    }
+    else if ( hot )
+        event_slow(i, id, extra, data);
 }
 
 /* ---- The text of an event ---- */
@@ -306,20 +356,26 @@ unsigned int dt_events_more(const struct xen_dyntrace_record *recs,
 /* Bring the class and global files and the trace points' tests up to date. */
 static void enable_update(void)
 {
-    unsigned int c, i, on = 0;
+    unsigned int c, i;
+    bool on = false;
 
     all_on = true;
     for ( c = 0; c < NR_CLASSES; c++ )
     {
         class_on[c] = true;
         for ( i = class_first[c]; i < class_first[c + 1]; i++ )
-        {
-            if ( ev_on[i] )
-                on |= 1U << c;
-            else
-                class_on[c] = false;
-        }
+            class_on[c] &= ev_on[i];
         all_on &= class_on[c];
+    }
+    for ( i = 0; i < NR_EVENTS; i++ )
+    {
+        unsigned int hot = ev_on[i] ? EV_RECORD : 0;
+
+        if ( ev_trig[i][DT_TRIGGER_TRACEOFF].set ||
+             ev_trig[i][DT_TRIGGER_TRACEON].set )
+            hot |= EV_TRIGGERS;
+        write_atomic(&ev_hot[i], hot);
+        on |= hot;
     }
 
 #ifdef CONFIG_TRACEBUFFER
@@ -428,6 +484,142 @@ static void __init enable_init(struct hypfs_entry_dir *dir,
     l->e.max_size = sizeof(bool);
     l->e.funcs = &enable_funcs;
     l->u.content = content;
+    hypfs_add_leaf(dir, l, true);
+}
+
+/* ---- events/CLASS/EVENT/trigger (E6) ---- */
+
+static struct hypfs_entry_leaf trigger_leaves[NR_EVENTS];
+static struct hypfs_funcs trigger_funcs;
+
+/*
+ * Its triggers as ftrace shows them ("traceoff:count=2", "traceon:unlimited"),
+ * counts as they are now; with none, the commands it takes.
+ */
+static int cf_check trigger_build(struct dyntrace_text *t, unsigned int i)
+{
+    unsigned long max = 64;
+    unsigned int k, n = 0;
+    int rc = dyntrace_text_alloc(t, max);
+
+    if ( rc )
+        return rc;
+    for ( k = 0; k < ARRAY_SIZE(ev_trig[i]); k++ )
+    {
+        const struct ev_trigger *tr = &ev_trig[i][k];
+        int left = ACCESS_ONCE(tr->left);
+
+        if ( !tr->set )
+            continue;
+        n++;
+        if ( left == DT_TRIGGER_UNLIMITED )
+            dyntrace_text_printf(t, max, "%s:unlimited\n", dt_trigger_name(k));
+        else
+            dyntrace_text_printf(t, max, "%s:count=%d\n", dt_trigger_name(k),
+                                 left);
+    }
+    if ( !n )
+        dyntrace_text_printf(t, max, "# Available triggers:\n# %s %s\n",
+                             dt_trigger_name(DT_TRIGGER_TRACEON),
+                             dt_trigger_name(DT_TRIGGER_TRACEOFF));
+
+    return 0;
+}
+
+static const struct dt_file trigger_row = {
+    .name = "trigger", .type = XEN_HYPFS_TYPE_STRING, .max_write = 256,
+    .index_build = trigger_build,
+};
+
+/*
+ * Words "cmd[:count]" set a trigger (replacing the event's of that
+ * command), "!cmd" removes one; nothing but blanks removes them all.  All
+ * or nothing.  -EINVAL: an unknown command, a bad count; -EOPNOTSUPP:
+ * stacktrace; -ENOENT: removing one that is not set.
+ */
+static int cf_check trigger_set(struct hypfs_entry_leaf *leaf,
+                                XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                unsigned int ulen)
+{
+    unsigned int i = leaf - trigger_leaves, k;
+    struct ev_trigger want[ARRAY_SIZE(ev_trig[0])];
+    char *text, *p;
+    int rc;
+
+    text = dt_fs_copy_string(uaddr, ulen, trigger_row.max_write, &rc);
+    if ( !text )
+        return rc;
+
+    memcpy(want, ev_trig[i], sizeof(want));
+    p = text + strspn(text, " \t\n");
+    if ( !*p )
+        memset(want, 0, sizeof(want));
+    while ( *p )
+    {
+        size_t len = dt_word_len(p);
+        bool remove = *p == '!', last = !p[len];
+        enum dt_trigger_cmd cmd;
+        int left;
+
+        p[len] = '\0';
+        rc = dt_trigger_parse(p + remove, &cmd, &left);
+        if ( !rc && remove && !want[cmd].set )
+            rc = -ENOENT;
+        if ( rc )
+        {
+            dt_fs_set_bad_word(p);
+            goto out;
+        }
+        want[cmd].set = !remove;
+        want[cmd].left = remove ? 0 : left;
+        p += len + !last;
+        p += strspn(p, " \t\n");
+    }
+
+    /* A trigger off before its count changes, on after (E6). */
+    for ( k = 0; k < ARRAY_SIZE(want); k++ )
+    {
+        if ( !want[k].set )
+            write_atomic(&ev_trig[i][k].set, false);
+        write_atomic(&ev_trig[i][k].left, want[k].left);
+    }
+    smp_wmb();
+    for ( k = 0; k < ARRAY_SIZE(want); k++ )
+        if ( want[k].set )
+            write_atomic(&ev_trig[i][k].set, true);
+    enable_update();
+
+ out:
+    xfree(text);
+    return rc;
+}
+
+/* The write of a trigger file, failures logged in error_log by path. */
+static int cf_check trigger_write(struct hypfs_entry_leaf *leaf,
+                                  XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                  unsigned int ulen)
+{
+    char name[64];
+    const struct ev *ev = &events[leaf - trigger_leaves];
+    struct dt_file f = {
+        .name = name, .type = XEN_HYPFS_TYPE_STRING, .write = trigger_set,
+    };
+
+    snprintf(name, sizeof(name), "events/%s/%s/trigger",
+             classes[ev->cls].name, ev->name);
+
+    return dt_fs_row_write(&f, leaf, uaddr, ulen);
+}
+
+static void __init trigger_init(struct hypfs_entry_dir *dir,
+                                struct hypfs_entry_leaf *l)
+{
+    l->e.type = XEN_HYPFS_TYPE_STRING;
+    l->e.encoding = XEN_HYPFS_ENC_PLAIN;
+    l->e.name = trigger_row.name;
+    l->e.max_size = trigger_row.max_write;
+    l->e.funcs = &trigger_funcs;
+    l->u.content = "";                  /* Unused: read() copies. */
     hypfs_add_leaf(dir, l, true);
 }
 
@@ -610,6 +802,11 @@ static int __init cf_check events_dir_init(void)
     return 0;
 #endif
 
+    dt_fs_snap_funcs(&trigger_funcs);
+    trigger_funcs.write = trigger_write;
+    trigger_funcs.findentry = hypfs_leaf_findentry;
+    dt_fs_add_leaves(trigger_leaves, NR_EVENTS, &trigger_row);
+
     dt_fs_add_dir(&events_dir);
     enable_init(&events_dir, &all_leaf, &all_on);
     for ( c = 0; c < NR_CLASSES; c++ )
@@ -622,6 +819,7 @@ static int __init cf_check events_dir_init(void)
             dir_init(&event_dirs[i], events[i].name);
             hypfs_add_dir(&class_dirs[c], &event_dirs[i], true);
             enable_init(&event_dirs[i], &event_leaves[i], &ev_on[i]);
+            trigger_init(&event_dirs[i], &trigger_leaves[i]);
         }
     }
 

@@ -394,6 +394,39 @@ bool dt_fs_cpu_leaf(const struct hypfs_entry *e)
 }
 #endif
 
+#ifdef DYNTRACE_WITH_EVENTS
+#define MAX_OWN 2
+static struct {
+    const struct hypfs_entry_leaf *l;
+    unsigned int nr;
+    const struct dt_file *row;
+} own[MAX_OWN];
+static unsigned int nr_own;
+
+void __init dt_fs_add_leaves(const struct hypfs_entry_leaf *l,
+                             unsigned int nr, const struct dt_file *row)
+{
+    BUG_ON(nr_own == MAX_OWN || !row->index_build);
+    own[nr_own].l = l;
+    own[nr_own].nr = nr;
+    own[nr_own].row = row;
+    nr_own++;
+}
+
+int dt_fs_leaf_index(const struct hypfs_entry *e)
+{
+    const struct hypfs_entry_leaf *l =
+        container_of(e, const struct hypfs_entry_leaf, e);
+    unsigned int t;
+
+    for ( t = 0; t < nr_own; t++ )
+        if ( l >= own[t].l && l < own[t].l + own[t].nr )
+            return l - own[t].l;
+
+    return -1;
+}
+
+#endif
 const struct dt_file *dt_fs_file(const struct hypfs_entry *e)
 {
     const struct hypfs_entry_leaf *l =
@@ -411,6 +444,11 @@ const struct dt_file *dt_fs_file(const struct hypfs_entry *e)
     a = added_of(e, &i);
     if ( a )
         return a->row[i];
+#endif
+#ifdef DYNTRACE_WITH_EVENTS
+    for ( i = 0; i < nr_own; i++ )
+        if ( l >= own[i].l && l < own[i].l + own[i].nr )
+            return own[i].row;
 #endif
 
     ASSERT(l >= leaves && l < leaves + NR_FILES);

@@ -50,6 +50,10 @@ struct dt_file {
     /* Dynamic leaf: the tracer's output. */
     bool trace;
 #endif
+#ifdef DYNTRACE_WITH_EVENTS
+    /* Dynamic leaf, one of dt_fs_add_leaves(): build leaf i's snapshot. */
+    int (*index_build)(struct dyntrace_text *t, unsigned int i);
+#endif
     /* Fixed content (when build is NULL): set it at boot. */
     int (*init)(struct hypfs_entry_leaf *leaf);
     dt_write_t *write;
@@ -73,6 +77,15 @@ void dt_fs_add_files(struct hypfs_entry_dir *dir, const struct dt_file *f,
 #ifdef DYNTRACE_WITH_EVENTS
 /* hypfs.c: add a directory of one's own to /tracing, once it is built. */
 void dt_fs_add_dir(struct hypfs_entry_dir *dir);
+/*
+ * hypfs.c: leaves of one's own, l[0, nr), whose row is row: each reads
+ * through row->index_build with its index (the snapshot funcs of
+ * dt_fs_snap_funcs()); their writes are their own funcs'.  At boot.
+ */
+void dt_fs_add_leaves(const struct hypfs_entry_leaf *l, unsigned int nr,
+                      const struct dt_file *row);
+/* The index of a leaf of dt_fs_add_leaves(), or -1. */
+int dt_fs_leaf_index(const struct hypfs_entry *e);
 #endif
 /* hypfs.c: the row of leaf e (a leaf of /tracing). */
 const struct dt_file *dt_fs_file(const struct hypfs_entry *e);

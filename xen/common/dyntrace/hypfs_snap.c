@@ -356,6 +356,10 @@ static void snap_build(const struct hypfs_entry *e, struct snap *d)
     else if ( f->cpu_build )
         d->rc = f->cpu_build(&d->text, cpu);
 #endif
+#ifdef DYNTRACE_WITH_EVENTS
+    else if ( f->index_build )
+        d->rc = f->index_build(&d->text, dt_fs_leaf_index(e));
+#endif
     else
         d->rc = f->build(&d->text);
 }

@@ -135,32 +135,35 @@ static const char *const trigger_cmds[] = {
 };
 
 /*
- * The dispatcher, IRQs off, after the tracer's callback (ftrace's
- * traceoff/traceon probes): a trigger fires, and uses one of its count,
- * only if it changes the recording state.  Callbacks on other CPUs may
- * record a few more calls after a traceoff (they passed the test already).
+ * A trigger fires (ftrace's traceoff/traceon probes), and uses one of its
+ * count, only if it changes the recording state.  Any context.  Callbacks
+ * on other CPUs may record a few more calls after a traceoff (they passed
+ * the test already).
  */
+void dt_trigger_fire(int *left, enum dt_trigger_cmd cmd)
+{
+    bool on = cmd == DT_TRIGGER_TRACEON;
+    int l;
+
+    if ( ACCESS_ONCE(dt_recording) == on )
+        return;
+    do {
+        l = ACCESS_ONCE(*left);
+        if ( !l )
+            return;
+    } while ( l != DT_TRIGGER_UNLIMITED && cmpxchg(left, l, l - 1) != l );
+    write_atomic(&dt_recording, on);
+}
+
+/* The dispatcher, IRQs off, after the tracer's callback. */
 void dt_scope_fire_triggers(unsigned long ip)
 {
     unsigned int i, nr = dt_scope.nr_triggers;
 
     for ( i = 0; i < nr; i++ )
-    {
-        struct dt_trigger *t = &dt_scope.trigger[i];
-        bool on = t->cmd == DT_TRIGGER_TRACEON;
-        int left;
-
-        if ( t->ip != ip || ACCESS_ONCE(dt_recording) == on )
-            continue;
-        do {
-            left = ACCESS_ONCE(t->left);
-            if ( !left )
-                break;
-        } while ( left != DT_TRIGGER_UNLIMITED &&
-                  cmpxchg(&t->left, left, left - 1) != left );
-        if ( left )
-            write_atomic(&dt_recording, on);
-    }
+        if ( dt_scope.trigger[i].ip == ip )
+            dt_trigger_fire(&dt_scope.trigger[i].left,
+                            dt_scope.trigger[i].cmd);
 }
 
 #ifdef ARCH_DYNTRACE_SCOPE_IN_ENTRY
@@ -243,6 +246,44 @@ static bool parse_num(const char *p, const char **end, unsigned long max,
     *end = q;
 
     return q != p && (q - p == 1 || *p != '0');
+}
+
+int dt_trigger_parse(char *cmd, enum dt_trigger_cmd *c, int *left)
+{
+    char *count = strchr(cmd, ':');
+    unsigned int i;
+
+    if ( count )
+        *count++ = '\0';
+    if ( !strcmp(cmd, "stacktrace") )
+        return -EOPNOTSUPP;
+    for ( i = 0; i < ARRAY_SIZE(trigger_cmds); i++ )
+        if ( !strcmp(cmd, trigger_cmds[i]) )
+            break;
+    if ( i == ARRAY_SIZE(trigger_cmds) )
+        return -EINVAL;
+    *c = i;
+    *left = DT_TRIGGER_UNLIMITED;
+
+    /* ":N", or as read back: ":count=N" / ":unlimited". */
+    if ( count && strcmp(count, "unlimited") )
+    {
+        unsigned long n;
+        const char *end;
+
+        if ( !strncmp(count, "count=", 6) )
+            count += 6;
+        if ( !parse_num(count, &end, INT_MAX, &n) || *end )
+            return -EINVAL;
+        *left = n;
+    }
+
+    return 0;
+}
+
+const char *dt_trigger_name(enum dt_trigger_cmd cmd)
+{
+    return trigger_cmds[cmd];
 }
 
 /* One word of set_domain_filter, without its '!'. */
@@ -419,38 +460,18 @@ static int find_site(const char *name, dt_site_pred_t *usable)
 int dt_scope_parse_trigger(struct dt_scope *s, char *word, bool remove,
                            dt_site_pred_t *usable)
 {
-    char *name = word, *cmd, *count;
-    struct dt_trigger t = { .left = DT_TRIGGER_UNLIMITED };
+    char *name = word, *cmd;
+    struct dt_trigger t;
     unsigned int i;
     int site;
 
+    int rc;
+
     cmd = strchr(word, ':');
     *cmd++ = '\0';
-    count = strchr(cmd, ':');
-    if ( count )
-        *count++ = '\0';
-
-    if ( !strcmp(cmd, "stacktrace") )
-        return -EOPNOTSUPP;
-    for ( i = 0; i < ARRAY_SIZE(trigger_cmds); i++ )
-        if ( !strcmp(cmd, trigger_cmds[i]) )
-            break;
-    if ( i == ARRAY_SIZE(trigger_cmds) )
-        return -EINVAL;
-    t.cmd = i;
-
-    /* ":N", or as read back: ":count=N" / ":unlimited". */
-    if ( count && strcmp(count, "unlimited") )
-    {
-        unsigned long n;
-        const char *end;
-
-        if ( !strncmp(count, "count=", 6) )
-            count += 6;
-        if ( !parse_num(count, &end, INT_MAX, &n) || *end )
-            return -EINVAL;
-        t.left = n;
-    }
+    rc = dt_trigger_parse(cmd, &t.cmd, &t.left);
+    if ( rc )
+        return rc;
 
     site = find_site(name, remove ? any_site : usable);
     if ( site < 0 )

@@ -136,6 +136,19 @@ static always_inline bool dt_scope_allows(void)
 
 /* The dispatcher, after the tracer's callback: run ip's triggers. */
 void dt_scope_fire_triggers(unsigned long ip);
+/*
+ * Fire one trigger of command cmd, whose firings left are *left: only if
+ * it changes tracing_on, using one of them.  Any context.
+ */
+void dt_trigger_fire(int *left, enum dt_trigger_cmd cmd);
+/*
+ * A trigger's "cmd[:count]" (count: N, count=N or unlimited) into *c and
+ * *left; text is modified.  -EINVAL: an unknown command or a bad count;
+ * -EOPNOTSUPP: a command Xen cannot run there (stacktrace).
+ */
+int dt_trigger_parse(char *text, enum dt_trigger_cmd *c, int *left);
+/* A command's name, as triggers read back. */
+const char *dt_trigger_name(enum dt_trigger_cmd cmd);
 
 /* Copy the live scope into s (the caller serialises with installs). */
 void dt_scope_copy(struct dt_scope *s);
