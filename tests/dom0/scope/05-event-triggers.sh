@@ -2,7 +2,8 @@
 # sched:sched_switch ends the recording at a switch and uses one of its count per firing; a
 # traceon trigger starts it; a trigger fires on an event that is not recorded (set_event empty),
 # and only within set_domain_filter; bad words are refused, named in error_log, and change
-# nothing; an empty write removes the event's triggers; xen-dyntrace reset removes them all.
+# nothing; an empty write removes the event's triggers; record --trigger takes an event's;
+# xen-dyntrace reset removes them all.
 . /opt/dyntrace/tests/lib.sh
 needs_series 5 set_event
 reset_tracing
@@ -102,6 +103,23 @@ xenhypfs cat $T/error_log >/tmp/trig.log
 grep -q 'events/sched/sched_switch/trigger' /tmp/trig.log && grep -q 'bogus' /tmp/trig.log ||
     { cat /tmp/trig.log; fail "error_log does not name the trigger file and 'bogus'"; }
 bad_raw EINVAL $F 0074726163656f6666
+
+# xen-dyntrace record --trigger CLASS:EVENT:traceoff: the recording ends when it fires (under nop:
+# no function needs patching), the trigger file as it was afterwards.
+run xenhypfs write $F ""
+xen-dyntrace record -e sched:sched_switch --trigger sched:sched_switch:traceoff:1 -t 20 \
+    -o /tmp/trig.dat >/tmp/trig.rec 2>&1 &
+rec=$!
+sleep 2
+switches
+wait $rec || { cat /tmp/trig.rec; fail "record --trigger on an event exited $?"; }
+cat /tmp/trig.rec
+grep -q 'tracing turned off by a trigger' /tmp/trig.rec || fail "record did not end at the trigger"
+xenhypfs cat $F | grep -q '^# Available triggers:' || fail "record left the trigger: $(xenhypfs cat $F)"
+xen-dyntrace report /tmp/trig.dat >/tmp/trig.txt || fail "report exited $?"
+grep -q '^# tracer: nop' /tmp/trig.txt || fail "record did not pick nop for an event's trigger"
+grep -q ': sched_switch: ' /tmp/trig.txt || fail "the capture holds no vCPU switch"
+expect_error "not FUNC:COMMAND" xen-dyntrace record --trigger sched:sched_switch:bogus -t 1 -o /tmp/x.dat
 
 # xen-dyntrace reset removes every event's triggers.
 run xenhypfs write $T/events/irq/handled/trigger traceon:7

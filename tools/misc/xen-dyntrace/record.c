@@ -370,16 +370,75 @@ static int exclude_self(struct rec_state *s, const struct rec_opts *o)
                       : 0;
 }
 
-/* "!FUNC:COMMAND" for a trigger "FUNC:COMMAND[:COUNT]": it removes it. */
-static char *trigger_off(const char *t)
+/* Does s start with a trigger's command, alone or before ':'? */
+static bool is_trigger_cmd(const char *s)
+{
+    size_t n = !strncmp(s, "traceoff", 8) ? 8 : !strncmp(s, "traceon", 7) ? 7
+                                                                           : 0;
+
+    return n && (!s[n] || s[n] == ':');
+}
+
+/*
+ * A trigger on an event, "CLASS:EVENT:COMMAND[:COUNT]" (not a function's
+ * "FUNC:COMMAND[:COUNT]"): its file, events/CLASS/EVENT/trigger, in a new
+ * string, and *cmd its "COMMAND[:COUNT]"; NULL for a function's.
+ */
+static char *event_trigger(const char *t, const char **cmd)
 {
     const char *c1 = strchr(t, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-    char *off;
+    char *file;
 
-    if ( asprintf(&off, "!%.*s", (int)(c2 ? c2 - t : (int)strlen(t)), t) < 0 )
+    if ( !c1 || is_trigger_cmd(c1 + 1) || !c2 || !is_trigger_cmd(c2 + 1) )
         return NULL;
+    if ( asprintf(&file, "events/%.*s/%.*s/trigger", (int)(c1 - t), t,
+                  (int)(c2 - c1 - 1), c1 + 1) < 0 )
+        return NULL;
+    *cmd = c2 + 1;
 
-    return off;
+    return file;
+}
+
+/* How many of the triggers are functions' (each needs its function patched). */
+static unsigned int function_triggers(const struct rec_opts *o)
+{
+    unsigned int i, n = 0;
+    const char *cmd;
+
+    for ( i = 0; i < o->nr_triggers; i++ )
+    {
+        char *f = event_trigger(o->triggers[i], &cmd);
+
+        n += !f;
+        free(f);
+    }
+
+    return n;
+}
+
+/*
+ * Take a trigger away: "!FUNC:COMMAND" to set_function_filter for
+ * "FUNC:COMMAND[:COUNT]", "!COMMAND" to its event's trigger file.
+ */
+static void trigger_off(struct rec_state *s, const char *t)
+{
+    const char *cmd, *c1 = strchr(t, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    char *file = event_trigger(t, &cmd), *off;
+
+    if ( file )
+    {
+        if ( asprintf(&off, "!%.*s", (int)strcspn(cmd, ":"), cmd) >= 0 )
+        {
+            set_file(s, file, off);
+            free(off);
+        }
+        free(file);
+        return;
+    }
+    if ( asprintf(&off, "!%.*s", (int)(c2 ? c2 - t : (int)strlen(t)), t) < 0 )
+        return;
+    set_file(s, "set_function_filter", off);
+    free(off);
 }
 
 /*
@@ -413,13 +472,7 @@ static void put_back(struct rec_state *s, const struct rec_opts *o,
         set_file(s, "current_tracer", s->old_tracer);
     /* Our triggers off; the filter's text as found brings back its own. */
     for ( i = 0; i < s->wrote_triggers; i++ )
-    {
-        char *off = trigger_off(o->triggers[i]);
-
-        if ( off )
-            set_file(s, "set_function_filter", off);
-        free(off);
-    }
+        trigger_off(s, o->triggers[i]);
     if ( s->wrote_filter && s->old_filter )
         set_file(s, "set_function_filter", s->old_filter);
     if ( s->wrote_notrace && s->old_notrace )
@@ -541,9 +594,11 @@ static void usage(FILE *f)
 "  --max-depth N  max_graph_depth (function_graph)\n"
 "  --thresh US    tracing_thresh: only calls lasting US microseconds or\n"
 "              more (function_graph)\n"
-"  --trigger T a trigger, FUNC:traceoff[:N] or FUNC:traceon[:N] (may\n"
-"              repeat): with traceon ones only, tracing starts off and the\n"
-"              trigger starts it; a traceoff that fires ends the recording\n"
+"  --trigger T a trigger, FUNC:traceoff[:N] or FUNC:traceon[:N], or on an\n"
+"              event CLASS:EVENT:traceoff[:N] or CLASS:EVENT:traceon[:N]\n"
+"              (may repeat): with traceon ones only, tracing starts off and\n"
+"              the trigger starts it; a traceoff that fires ends the\n"
+"              recording\n"
 "  -b KB       buffer_size_kb (per CPU) before starting\n"
 "  -t SECONDS  stop after SECONDS (default: at Ctrl-C or COMMAND's end)\n"
 "  -i MS       poll interval in milliseconds (default: 100)\n"
@@ -626,14 +681,16 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
         }
         case OPT_TRIGGER:
         {
-            const char *colon = strchr(optarg, ':');
+            const char *colon = strchr(optarg, ':'), *cmd;
+            char *file = event_trigger(optarg, &cmd);
 
+            free(file);
             if ( !colon || colon == optarg ||
-                 (strncmp(colon + 1, "traceon", 7) &&
-                  strncmp(colon + 1, "traceoff", 8)) )
+                 (!file && !is_trigger_cmd(colon + 1)) )
             {
-                xdt_err("record: --trigger %s: not FUNC:traceon[:N] or "
-                        "FUNC:traceoff[:N]", optarg);
+                xdt_err("record: --trigger %s: not FUNC:COMMAND[:N] or "
+                        "CLASS:EVENT:COMMAND[:N] (COMMAND: traceon or "
+                        "traceoff)", optarg);
                 return XDT_EXIT_USAGE;
             }
             if ( o->nr_triggers == MAX_TRIGGERS )
@@ -683,10 +740,10 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
     }
     if ( optind < argc )
         o->command = argv + optind;
-    /* Events alone under nop; a trigger needs its function patched. */
+    /* Events alone under nop; a function's trigger needs it patched. */
     if ( !o->tracer )
         o->tracer = graph ? "function_graph"
-                          : o->events && !o->filter && !o->nr_triggers
+                          : o->events && !o->filter && !function_triggers(o)
                             ? "nop" : "function";
     if ( xdt_is_stdout(o->out) && isatty(STDOUT_FILENO) )
     {
@@ -723,14 +780,23 @@ static bool started_by_trigger(const struct rec_opts *o)
     return o->nr_triggers;
 }
 
-/* Each --trigger, written to set_function_filter; counted as taken. */
+/*
+ * Each --trigger, written to set_function_filter or its event's trigger
+ * file; counted as taken.
+ */
 static int set_triggers(struct rec_state *s, const struct rec_opts *o)
 {
     unsigned int i;
 
     for ( i = 0; i < o->nr_triggers; i++ )
     {
-        if ( set_file(s, "set_function_filter", o->triggers[i]) )
+        const char *cmd;
+        char *file = event_trigger(o->triggers[i], &cmd);
+        int rc = file ? set_file(s, file, cmd)
+                      : set_file(s, "set_function_filter", o->triggers[i]);
+
+        free(file);
+        if ( rc )
             return -1;
         s->wrote_triggers++;
     }

@@ -6,7 +6,7 @@
  * enable files (/tracing/events/, set_event, available_events), the
  * recording of one, and its line of text.
  *
- * The rules (E1 ... E4 of docs/designs/dyntrace-events.md):
+ * The rules (E1 ... E6 of docs/designs/dyntrace-events.md):
  * E1 The enable state (ev_on[], trace_users.dyntrace) changes only under
  *    HypFS's write lock, one whole store at a time; a trace point reads it
  *    with no lock, and one racing a write records or not.  Events are
@@ -28,6 +28,9 @@
  * E5 Under function_graph, the entry records still pending on the CPU's
  *    return stack (G1 of graph.c) are written before the event, as before
  *    a call's record, so that the event shows inside the calls under way.
+ * E6 An event's triggers fire after its record, recorded or not, within
+ *    the scope, as a function's do (dt_trigger_fire()); a write turns one
+ *    off before changing its count, on after.
  */
 
 #include <xen/bug.h>

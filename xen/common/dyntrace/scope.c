@@ -281,10 +281,12 @@ int dt_trigger_parse(char *cmd, enum dt_trigger_cmd *c, int *left)
     return 0;
 }
 
+#ifdef DYNTRACE_WITH_EVENTS
 const char *dt_trigger_name(enum dt_trigger_cmd cmd)
 {
     return trigger_cmds[cmd];
 }
+#endif
 
 /* One word of set_domain_filter, without its '!'. */
 static bool parse_rule(const char *w, struct dt_scope_rule *r)

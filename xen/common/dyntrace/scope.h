@@ -147,8 +147,10 @@ void dt_trigger_fire(int *left, enum dt_trigger_cmd cmd);
  * -EOPNOTSUPP: a command Xen cannot run there (stacktrace).
  */
 int dt_trigger_parse(char *text, enum dt_trigger_cmd *c, int *left);
+#ifdef DYNTRACE_WITH_EVENTS
 /* A command's name, as triggers read back. */
 const char *dt_trigger_name(enum dt_trigger_cmd cmd);
+#endif
 
 /* Copy the live scope into s (the caller serialises with installs). */
 void dt_scope_copy(struct dt_scope *s);
