@@ -406,10 +406,14 @@ static void state_read(struct state *s, bool with_trace)
             s->triggers |= strchr(s->v[i], ':') != NULL;
             normalise_triggers(s->v[i]);
         }
-        /* An event's trigger file reads "# ..." when it has none. */
+        /*
+         * An event's trigger file reads "# Available triggers: ..." when it
+         * has none.
+         */
         if ( i == F_EVTRIG )
         {
-            s->triggers |= strchr(s->v[i], ':') != NULL;
+            s->triggers |= s->v[i][0] && s->v[i][0] != '#' &&
+                           strcmp(s->v[i], "(unreadable)");
             normalise_triggers(s->v[i]);
         }
     }

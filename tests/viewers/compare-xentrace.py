@@ -17,7 +17,8 @@ clocks disagree.
 
 The comparison is over the interval both recorded whole: from the first matched switch to the
 last (no extrapolation), less any stretch where either lost records (xentrace's
-TRC_LOST_RECORDS, our `[LOST N EVENTS]` lines): the longest stretch without a loss, at least
+TRC_LOST_RECORDS; our `[LOST N EVENTS]` lines, which come before the first record of the read
+that counted the loss: OUR_LOSS_NS after it too): the longest stretch without a loss, at least
 MIN_SPAN_NS. There: each trace's number of switches, and each vCPU's running time (from a switch
 to it to the pCPU's next switch). Both must have seen the same pCPUs. Prints a table; exits 1 if
 a count or a vCPU's running time (of at least 10 ms) differs by more than 1 %, or too many
@@ -35,6 +36,7 @@ SWITCH, LOST, CPU_CHANGE = 0x0002800a, 0x0001f001, 0x0001f003
 PIECE_NS = 10**9
 MAX_RESIDUAL_NS = 1_000_000
 MIN_SPAN_NS = 10**9
+OUR_LOSS_NS = 10**9 // 2
 IDLE = 32767
 
 
@@ -163,8 +165,11 @@ for cpu in sorted(set(xt) & set(us)):
     if off * 100 > len(resid):
         bad.append(f"pCPU {cpu}: {off} of {len(resid)} switches more than "
                    f"{MAX_RESIDUAL_NS / 1e6:g} ms off the clock map")
-    # Where either lost records: from the switch before the loss to the one after it.
-    windows = [(s[k - 1][0], s[k][0]) for s in (a_ns, b) for k in range(1, len(s)) if s[k][3]]
+    # Where either lost records: xentrace's, from the switch before its lost-records record to
+    # the one after; ours, up to OUR_LOSS_NS after (a read's [LOST N] comes before its first
+    # record, and counts what was dropped anywhere in the span that read covers).
+    windows = [(a_ns[k - 1][0], a_ns[k][0]) for k in range(1, len(a_ns)) if a_ns[k][3]]
+    windows += [(b[k - 1][0], b[k][0] + OUR_LOSS_NS) for k in range(1, len(b)) if b[k][3]]
     lo, hi = loss_free(pairs[0][1], pairs[-1][1], windows)
     if hi - lo < MIN_SPAN_NS:
         print(f"{cpu:>4} records lost: only {(hi - lo) / 1e9:.3f} s without a loss")

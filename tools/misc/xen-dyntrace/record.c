@@ -52,7 +52,10 @@ struct rec_state {
     /* What was written (Xen takes a write whole or not at all). */
     bool wrote_kb, wrote_filter, wrote_notrace, wrote_domains, wrote_tracer;
     bool wrote_cpumask, wrote_graph, wrote_depth, wrote_thresh, wrote_events;
-    unsigned int wrote_triggers;
+    /* Each --trigger taken; an event's trigger file as found. */
+    bool took_trigger[MAX_TRIGGERS];
+    char *old_trigger[MAX_TRIGGERS];
+    unsigned int fn_triggers_taken;
     const char *step;           /* the last set-up step done */
     cpu_set_t affinity;         /* as found, before exclude_self() pins */
     struct xdt_command cmd;
@@ -417,28 +420,40 @@ static unsigned int function_triggers(const struct rec_opts *o)
 }
 
 /*
- * Take a trigger away: "!FUNC:COMMAND" to set_function_filter for
- * "FUNC:COMMAND[:COUNT]", "!COMMAND" to its event's trigger file.
+ * Take our triggers away, the last written first: "!FUNC:COMMAND" to
+ * set_function_filter for "FUNC:COMMAND[:COUNT]"; an event's trigger file
+ * back to its text as found (its "# ..." when it had none: "").  A traceon
+ * trigger may have turned tracing on meanwhile: the caller sees to that.
  */
-static void trigger_off(struct rec_state *s, const char *t)
+static void triggers_off(struct rec_state *s, const struct rec_opts *o)
 {
-    const char *cmd, *c1 = strchr(t, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-    char *file = event_trigger(t, &cmd), *off;
+    unsigned int i = o->nr_triggers;
 
-    if ( file )
+    while ( i-- )
     {
-        if ( asprintf(&off, "!%.*s", (int)strcspn(cmd, ":"), cmd) >= 0 )
+        const char *t = o->triggers[i], *cmd, *c1, *c2;
+        char *file, *off;
+
+        if ( !s->took_trigger[i] )
+            continue;
+        s->took_trigger[i] = false;
+        file = event_trigger(t, &cmd);
+        if ( file )
         {
-            set_file(s, file, off);
-            free(off);
+            const char *old = s->old_trigger[i];
+
+            set_file(s, file, old && *old != '#' ? old : "");
+            free(file);
+            continue;
         }
-        free(file);
-        return;
+        c1 = strchr(t, ':');
+        c2 = strchr(c1 + 1, ':');
+        if ( asprintf(&off, "!%.*s", (int)(c2 ? c2 - t : (int)strlen(t)),
+                      t) < 0 )
+            continue;
+        set_file(s, "set_function_filter", off);
+        free(off);
     }
-    if ( asprintf(&off, "!%.*s", (int)(c2 ? c2 - t : (int)strlen(t)), t) < 0 )
-        return;
-    set_file(s, "set_function_filter", off);
-    free(off);
 }
 
 /*
@@ -454,7 +469,6 @@ static void put_back(struct rec_state *s, const struct rec_opts *o,
                      bool aborted)
 {
     sigset_t saved;
-    unsigned int i;
 
     hold_signals(true, &saved);
     /* Our own exclusion is not part of what -k keeps. */
@@ -471,15 +485,14 @@ static void put_back(struct rec_state *s, const struct rec_opts *o,
     if ( s->wrote_tracer && s->old_tracer && strcmp(s->old_tracer, o->tracer) )
         set_file(s, "current_tracer", s->old_tracer);
     /* Our triggers off; the filter's text as found brings back its own. */
-    for ( i = 0; i < s->wrote_triggers; i++ )
-        trigger_off(s, o->triggers[i]);
+    triggers_off(s, o);
     if ( s->wrote_filter && s->old_filter )
         set_file(s, "set_function_filter", s->old_filter);
     if ( s->wrote_notrace && s->old_notrace )
         set_file(s, "set_function_notrace", s->old_notrace);
     if ( s->wrote_domains && s->old_domains )
         set_file(s, "set_domain_filter", s->old_domains);
-    if ( s->wrote_triggers && !s->wrote_filter && s->old_filter &&
+    if ( s->fn_triggers_taken && !s->wrote_filter && s->old_filter &&
          *s->old_filter )
         set_file(s, "set_function_filter", s->old_filter);
     if ( s->wrote_cpumask && s->old_cpumask )
@@ -494,8 +507,9 @@ static void put_back(struct rec_state *s, const struct rec_opts *o,
         set_file(s, "set_event", s->old_events);
     if ( aborted && s->wrote_kb && s->old_kb )
         set_file(s, "buffer_size_kb", s->old_kb);
-    if ( aborted && s->old_on )
-        set_file(s, "tracing_on", "1");
+    /* Off (a traceon trigger may have fired), or on as found. */
+    if ( o->nr_triggers || (aborted && s->old_on) )
+        set_file(s, "tracing_on", aborted && s->old_on ? "1" : "0");
  out:
     hold_signals(false, &saved);
 }
@@ -740,11 +754,14 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
     }
     if ( optind < argc )
         o->command = argv + optind;
-    /* Events alone under nop; a function's trigger needs it patched. */
+    /*
+     * Events alone, or triggers on events alone, under nop; a function's
+     * trigger needs it patched.
+     */
     if ( !o->tracer )
         o->tracer = graph ? "function_graph"
-                          : o->events && !o->filter && !function_triggers(o)
-                            ? "nop" : "function";
+                          : (o->events || o->nr_triggers) && !o->filter &&
+                            !function_triggers(o) ? "nop" : "function";
     if ( xdt_is_stdout(o->out) && isatty(STDOUT_FILENO) )
     {
         xdt_err("record: -o -: standard output is a terminal; give a file "
@@ -781,10 +798,12 @@ static bool started_by_trigger(const struct rec_opts *o)
 }
 
 /*
- * Each --trigger, written to set_function_filter or its event's trigger
- * file; counted as taken.
+ * The --trigger of functions (events false) or of events, written to
+ * set_function_filter or the event's trigger file (its text as found kept
+ * for put_back()); each noted as taken.
  */
-static int set_triggers(struct rec_state *s, const struct rec_opts *o)
+static int set_triggers(struct rec_state *s, const struct rec_opts *o,
+                        bool events)
 {
     unsigned int i;
 
@@ -792,16 +811,37 @@ static int set_triggers(struct rec_state *s, const struct rec_opts *o)
     {
         const char *cmd;
         char *file = event_trigger(o->triggers[i], &cmd);
-        int rc = file ? set_file(s, file, cmd)
-                      : set_file(s, "set_function_filter", o->triggers[i]);
+        int rc = 0;
 
+        if ( !file != !events )
+        {
+            if ( file )
+            {
+                s->old_trigger[i] = read_string(s, file);
+                rc = !s->old_trigger[i] || set_file(s, file, cmd);
+            }
+            else
+                rc = set_file(s, "set_function_filter", o->triggers[i]);
+        }
+        else
+        {
+            free(file);
+            continue;
+        }
         free(file);
         if ( rc )
             return -1;
-        s->wrote_triggers++;
+        s->took_trigger[i] = true;
+        s->fn_triggers_taken += !events;
     }
 
     return 0;
+}
+
+/* Are there triggers on events? */
+static bool event_triggers(const struct rec_opts *o)
+{
+    return function_triggers(o) < o->nr_triggers;
 }
 
 /* -g, --max-depth, --thresh. */
@@ -924,8 +964,8 @@ int cmd_record(int argc, char **argv)
          (o.notrace &&
           setup_step(&s, "notrace", set_noted(&s, "set_function_notrace",
                                               o.notrace, &s.wrote_notrace))) ||
-         (o.nr_triggers &&
-          setup_step(&s, "trigger", set_triggers(&s, &o))) ||
+         (function_triggers(&o) &&
+          setup_step(&s, "trigger", set_triggers(&s, &o, false))) ||
          ((o.graph || o.depth || o.thresh) &&
           setup_step(&s, "graph", set_graph(&s, &o))) ||
          (o.cpumask &&
@@ -939,6 +979,9 @@ int cmd_record(int argc, char **argv)
          setup_step(&s, "tracer", set_noted(&s, "current_tracer", o.tracer,
                                             &s.wrote_tracer)) ||
          setup_step(&s, "clear", set_file(&s, "trace", "")) ||
+         /* An event's fire at once: armed last, in the scope set above. */
+         (event_triggers(&o) &&
+          setup_step(&s, "event-trigger", set_triggers(&s, &o, true))) ||
          setup_step(&s, "cpus", list_cpus(&s)) )
         goto abort;
     s.cpu_records = calloc(s.nr_cpus, sizeof(*s.cpu_records));
@@ -1034,7 +1077,11 @@ int cmd_record(int argc, char **argv)
     if ( progress )
         fprintf(stderr, "\n");
 
-    /* Stop, then take what the buffers still hold. */
+    /*
+     * Stop, then take what the buffers still hold: our triggers first, or
+     * a traceon one could turn tracing on again while we drain.
+     */
+    triggers_off(&s, &o);
     set_file(&s, "tracing_on", "0");
     if ( o.command && stop_requested && !xdt_command_ended(&s.cmd, false) )
         xdt_command_forward(&s.cmd, &stop_count, &stop_last);
@@ -1150,6 +1197,8 @@ int cmd_record(int argc, char **argv)
     free(s.old_depth);
     free(s.old_thresh);
     free(s.old_events);
+    for ( i = 0; i < MAX_TRIGGERS; i++ )
+        free(s.old_trigger[i]);
     free(o.events);
     xenhypfs_close(s.fs);
 

@@ -146,6 +146,11 @@ static void remove_event_triggers(struct reset *r)
             break;
         }
         t = get(r, file);
+        if ( !t && errno != ENOENT )
+        {
+            xdt_err("reset: reading %s%s: %s", TRACING, file, strerror(errno));
+            r->failed = 1;
+        }
         if ( t && *t && *t != '#' )
         {
             char old[64];

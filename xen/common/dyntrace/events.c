@@ -545,18 +545,24 @@ static int cf_check trigger_set(struct hypfs_entry_leaf *leaf,
                                 unsigned int ulen)
 {
     unsigned int i = leaf - trigger_leaves, k;
-    struct ev_trigger want[ARRAY_SIZE(ev_trig[0])];
-    char *text, *p;
+    struct ev_trigger want[ARRAY_SIZE(ev_trig[0])] = {};
+    bool named[ARRAY_SIZE(ev_trig[0])] = {};
+    char *text, *p, word[32];
     int rc;
 
     text = dt_fs_copy_string(uaddr, ulen, trigger_row.max_write, &rc);
     if ( !text )
         return rc;
 
-    memcpy(want, ev_trig[i], sizeof(want));
+    for ( k = 0; k < ARRAY_SIZE(want); k++ )
+        want[k].set = ev_trig[i][k].set;
     p = text + strspn(text, " \t\n");
     if ( !*p )
-        memset(want, 0, sizeof(want));
+        for ( k = 0; k < ARRAY_SIZE(want); k++ )
+        {
+            want[k].set = false;
+            named[k] = true;
+        }
     while ( *p )
     {
         size_t len = dt_word_len(p);
@@ -565,30 +571,39 @@ static int cf_check trigger_set(struct hypfs_entry_leaf *leaf,
         int left;
 
         p[len] = '\0';
+        /* The word as written, for error_log: parsing cuts it. */
+        safe_strcpy(word, p);
         rc = dt_trigger_parse(p + remove, &cmd, &left);
         if ( !rc && remove && !want[cmd].set )
             rc = -ENOENT;
         if ( rc )
         {
-            dt_fs_set_bad_word(p);
+            dt_fs_set_bad_word(word);
             goto out;
         }
         want[cmd].set = !remove;
         want[cmd].left = remove ? 0 : left;
+        named[cmd] = true;
         p += len + !last;
         p += strspn(p, " \t\n");
     }
 
-    /* A trigger off before its count changes, on after (E6). */
+    /*
+     * Only the commands written (a count another changes as it fires stays
+     * its own): one removed is off before its count changes, one set is on
+     * after (E6).
+     */
     for ( k = 0; k < ARRAY_SIZE(want); k++ )
     {
+        if ( !named[k] )
+            continue;
         if ( !want[k].set )
             write_atomic(&ev_trig[i][k].set, false);
         write_atomic(&ev_trig[i][k].left, want[k].left);
     }
     smp_wmb();
     for ( k = 0; k < ARRAY_SIZE(want); k++ )
-        if ( want[k].set )
+        if ( named[k] && want[k].set )
             write_atomic(&ev_trig[i][k].set, true);
     enable_update();
 

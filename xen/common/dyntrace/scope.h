@@ -100,7 +100,7 @@ static always_inline bool dt_scope_match(const struct dt_scope_rule *r,
 static always_inline bool dt_scope_allows(void)
 {
     const struct dt_scope *s = &dt_scope;
-    unsigned int i, end;
+    unsigned int i, nr_in, end;
     uint32_t key;
 
     if ( likely(!ACCESS_ONCE(s->active)) )
@@ -109,7 +109,17 @@ static always_inline bool dt_scope_allows(void)
     if ( !s->all_cpus && !test_bit(smp_processor_id(), s->cpus) )
         return false;
 
-    end = s->nr_in + s->nr_out;
+#ifdef DYNTRACE_WITH_EVENTS
+    /*
+     * Read once, and bounded: an event's trigger (E6 of events.c) may read
+     * a scope being installed, half old, half new.
+     */
+    nr_in = min_t(unsigned int, ACCESS_ONCE(s->nr_in), DT_SCOPE_RULES);
+    end = min_t(unsigned int, nr_in + ACCESS_ONCE(s->nr_out), DT_SCOPE_RULES);
+#else
+    nr_in = s->nr_in;
+    end = nr_in + s->nr_out;
+#endif
     if ( !end )
         return true;
     /*
@@ -122,12 +132,12 @@ static always_inline bool dt_scope_allows(void)
     if ( s->by_domain )
         return test_bit(current->domain->domain_id, s->domains);
     key = dt_scope_key(current);
-    for ( i = 0; i < s->nr_in; i++ )
+    for ( i = 0; i < nr_in; i++ )
         if ( dt_scope_match(&s->rule[i], key) )
             break;
-    if ( s->nr_in && i == s->nr_in )
+    if ( nr_in && i == nr_in )
         return false;
-    for ( i = s->nr_in; i < end; i++ )
+    for ( i = nr_in; i < end; i++ )
         if ( dt_scope_match(&s->rule[i], key) )
             return false;
 
