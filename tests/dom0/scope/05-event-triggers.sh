@@ -120,6 +120,22 @@ xen-dyntrace report /tmp/trig.dat >/tmp/trig.txt || fail "report exited $?"
 grep -q '^# tracer: nop' /tmp/trig.txt || fail "record did not pick nop for an event's trigger"
 grep -q ': sched_switch: ' /tmp/trig.txt || fail "the capture holds no vCPU switch"
 expect_error "not FUNC:COMMAND" xen-dyntrace record --trigger sched:sched_switch:bogus -t 1 -o /tmp/x.dat
+# An event's trigger found there is put back as it was; a traceon on an event leaves tracing off
+# once record has ended (the trigger is taken away before tracing is turned off).
+A=$T/events/sched/dom_add/trigger
+run xenhypfs write $A traceoff:5
+xen-dyntrace record -e sched:sched_switch --trigger sched:dom_add:traceoff:1 \
+    --trigger sched:sched_switch:traceon -t 2 -o /tmp/trig2.dat >/tmp/trig2.rec 2>&1 ||
+    { cat /tmp/trig2.rec; fail "record with a traceon trigger on an event exited $?"; }
+cat /tmp/trig2.rec
+expect_eq "dom_add's trigger after record" "traceoff:count=5" "$(xenhypfs cat $A)"
+xenhypfs cat $F | grep -q '^# Available triggers:' || fail "record left its traceon: $(xenhypfs cat $F)"
+switches
+sleep 1
+expect_eq "tracing_on after record with a traceon trigger" 0 "$(xenhypfs cat $T/tracing_on)"
+xen-dyntrace report /tmp/trig2.dat | grep -q ': sched_switch: ' ||
+    fail "the traceon trigger did not start the recording"
+run xenhypfs write $A ""
 
 # xen-dyntrace reset removes every event's triggers.
 run xenhypfs write $T/events/irq/handled/trigger traceon:7

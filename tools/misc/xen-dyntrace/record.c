@@ -813,21 +813,19 @@ static int set_triggers(struct rec_state *s, const struct rec_opts *o,
         char *file = event_trigger(o->triggers[i], &cmd);
         int rc = 0;
 
+        /* Only the kind asked for. */
         if ( !file != !events )
-        {
-            if ( file )
-            {
-                s->old_trigger[i] = read_string(s, file);
-                rc = !s->old_trigger[i] || set_file(s, file, cmd);
-            }
-            else
-                rc = set_file(s, "set_function_filter", o->triggers[i]);
-        }
-        else
         {
             free(file);
             continue;
         }
+        if ( file )
+        {
+            s->old_trigger[i] = read_string(s, file);
+            rc = !s->old_trigger[i] || set_file(s, file, cmd);
+        }
+        else
+            rc = set_file(s, "set_function_filter", o->triggers[i]);
         free(file);
         if ( rc )
             return -1;
