@@ -402,7 +402,7 @@ static char *event_trigger(const char *t, const char **cmd)
     return file;
 }
 
-/* How many of the triggers are functions' (each needs its function patched). */
+/* How many triggers are functions' (each needs its function patched). */
 static unsigned int function_triggers(const struct rec_opts *o)
 {
     unsigned int i, n = 0;
