@@ -68,11 +68,13 @@ static unsigned int line_of(const struct dt_format *f,
 /*
  * Recording on or off: dt_recording says whether the callback writes
  * (dt_state_set_on()); the buffers keep taking records, and holding each
- * one in turn drains the callbacks still writing.
+ * one in turn drains the callbacks still writing.  A callback that passed
+ * the test before recording went off and finds its buffer held drops an
+ * event that comes after the switch: not counted as lost.
  */
 int cf_check dt_rings_set_on_cb(bool on)
 {
-    return dt_rings_set_on(true);
+    return dt_rings_set_on(true, on);
 }
 
 int cf_check dt_rings_clear_cb(void)

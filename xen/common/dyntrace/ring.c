@@ -157,8 +157,12 @@ const uint32_t *dt_rings_total_kb(void)
 }
 #endif
 
-/* Drain and hold a buffer; returns its previous status (READY or OFF). */
-static unsigned int ring_hold(struct dt_ring *r)
+/*
+ * Drain and hold a buffer; returns its previous status (READY or OFF).
+ * counting: a READY buffer becomes HELD_ON, and a writer that finds it so
+ * counts its event as dropped; otherwise HELD_OFF, and it counts nothing.
+ */
+static unsigned int ring_hold_as(struct dt_ring *r, bool counting)
 {
     ASSERT(spin_is_locked(&ring_lock));
 
@@ -179,9 +183,15 @@ static unsigned int ring_hold(struct dt_ring *r)
          * visible.
          */
         if ( cmpxchg(&r->status, s,
-                     s == RING_READY ? RING_HELD_ON : RING_HELD_OFF) == s )
+                     s == RING_READY && counting ? RING_HELD_ON
+                                                 : RING_HELD_OFF) == s )
             return s;
     }
+}
+
+static unsigned int ring_hold(struct dt_ring *r)
+{
+    return ring_hold_as(r, true);
 }
 
 static void ring_release(struct dt_ring *r, unsigned int s)
@@ -208,7 +218,7 @@ static void ring_reset(struct dt_ring *r)
 #endif
 }
 
-int dt_rings_set_on(bool on)
+int dt_rings_set_on(bool on, bool recording)
 {
     unsigned int cpu;
 
@@ -218,7 +228,7 @@ int dt_rings_set_on(bool on)
 
     for_each_cpu ( cpu, &ring_cpus )
     {
-        ring_hold(dt_rings[cpu]);
+        ring_hold_as(dt_rings[cpu], recording);
         ring_release(dt_rings[cpu], on ? RING_READY : RING_OFF);
     }
     rings_on = on;

@@ -360,7 +360,12 @@ void dt_rings_reset_quiesced(void);
  */
 int dt_rings_run_held(void (*fn)(const void *arg), const void *arg);
 #endif
-int dt_rings_set_on(bool on);
+/*
+ * Every buffer drained, then taking records (on) or not.  recording: the
+ * events of writers that find a buffer held meanwhile count as dropped;
+ * not when recording is being turned off (those events come after it).
+ */
+int dt_rings_set_on(bool on, bool recording);
 int dt_rings_clear(void);
 #ifdef DYNTRACE_WITH_BUFFERS
 /*
