@@ -143,7 +143,8 @@ check_trace_wellformed() {
 save_settings() {
     for f in current_tracer set_function_filter set_function_notrace set_graph_function \
         set_domain_filter tracing_cpumask tracing_on buffer_size_kb max_graph_depth \
-        tracing_thresh function_profile_enabled set_event enabled_functions error_log; do
+        tracing_thresh options/funcgraph-retval function_profile_enabled set_event enabled_functions \
+        error_log; do
         echo "$f=$(xenhypfs cat $T/$f 2>&1 | tr '\n' ' ' | sed 's/ *$//')"
     done >"$1"
 }
@@ -181,6 +182,7 @@ reset_tracing_by_file() {
     xenhypfs write $T/current_tracer nop
     xenhypfs write $T/max_graph_depth 0
     xenhypfs write $T/tracing_thresh 0
+    xenhypfs write $T/options/funcgraph-retval 0 2>/dev/null
     xenhypfs write $T/set_graph_function ""
     xenhypfs write $T/function_profile_enabled 0
     xenhypfs write $T/trace ""
@@ -213,6 +215,7 @@ save_state() {
         echo "profile=$(xenhypfs cat $T/function_profile_enabled)"
         echo "graph=$(xenhypfs cat $T/set_graph_function | tr '\n' ' ')"
         echo "events=$(xenhypfs cat $T/set_event 2>/dev/null | tr '\n' ' ')"
+        echo "retval=$(xenhypfs cat $T/options/funcgraph-retval 2>/dev/null)"
         xenhypfs cat $T/trace | grep -v '^#'
     } >"$1"
 }

@@ -25,6 +25,7 @@ base
 [ "$(xenhypfs cat $T/tracing_cpumask)" = 1 ] || xenhypfs write $T/tracing_cpumask 1 || fail "cpumask"
 xenhypfs write $T/max_graph_depth 5 || fail "max_graph_depth"
 xenhypfs write $T/tracing_thresh 10 || fail "tracing_thresh"
+xenhypfs write $T/options/funcgraph-retval 1 || fail "funcgraph-retval"
 xenhypfs write $T/set_graph_function xen_extra_version || fail "set_graph_function"
 xenhypfs write $T/set_function_filter xen_extra_version:traceoff || fail "trigger"
 xenhypfs write $T/function_profile_enabled 1 || fail "profiler"
@@ -45,6 +46,7 @@ expect_eq "exit status of reset" 0 "$rc"
 # (tracing_on: record's set-up turned it off already; tracing_cpumask: on a 1-CPU boot it is 1.)
 changed="current_tracer function_profile_enabled set_function_filter set_function_notrace"
 changed="$changed set_graph_function set_domain_filter max_graph_depth tracing_thresh error_log"
+changed="$changed options/funcgraph-retval"
 [ "$(cat /tmp/cpumask.boot)" = 1 ] || changed="$changed tracing_cpumask"
 for f in $changed; do
     grep -q "^reset: $f: " /tmp/reset.out || fail "reset did not say it changed $f"

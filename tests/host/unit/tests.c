@@ -26,7 +26,7 @@
 
 #define NF     64               /* functions of the fake image */
 #define NR_TRACING_FILES 21     /* the files of /tracing */
-#define NR_TRACING_DIRS  3      /* per_cpu/, trace_stat/ and events/ */
+#define NR_TRACING_DIRS  4      /* per_cpu/, trace_stat/, events/, options/ */
 #define NCPUS  4
 
 static unsigned long want[BITS_TO_LONGS(IMG_MAX_FUNCS)];
@@ -93,7 +93,8 @@ void t_boot(void)
 
     boot(NCPUS, NF);
     ok(stub_hypfs_children("/tracing") == NR_TRACING_FILES + NR_TRACING_DIRS,
-       "boot: /tracing holds its %u files, per_cpu/, trace_stat/ and events/",
+       "boot: /tracing holds its %u files, per_cpu/, trace_stat/, events/ "
+       "and options/",
        NR_TRACING_FILES);
 
     for ( i = 0; i < NF; i++ )

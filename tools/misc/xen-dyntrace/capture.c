@@ -275,9 +275,13 @@ static const char *check_record(const struct xen_dyntrace_record *r,
     else if ( !graph && r->depth )
         snprintf(why, len, "record %" PRIu32 ": a function record with "
                  "depth %u", i, r->depth);
-    else if ( graph && !r->depth )
+    else if ( graph && !(r->depth & XEN_DYNTRACE_GRAPH_DEPTH) )
         snprintf(why, len, "record %" PRIu32 ": a function_graph record with "
                  "depth 0", i);
+    else if ( (r->depth & XEN_DYNTRACE_GRAPH_RETVAL) &&
+              !(r->flags & XEN_DYNTRACE_FLAG_GRAPH_RET) )
+        snprintf(why, len, "record %" PRIu32 ": a return value in a record "
+                 "that is not a return", i);
     else
         return NULL;
 
@@ -438,6 +442,9 @@ int xdt_capture_load_mem(struct xdt_capture *c, const void *data, size_t len,
                         path, off);
                 return rc;
             }
+            /* Where every traceable function lies (public/dyntrace.h). */
+            c->text_high = c->funcs.nr ? c->funcs.sym[0].addr &
+                                         ~(uint64_t)UINT32_MAX : 0;
             break;
         case XDT_CHUNK_RAW:
             why = ch.cpu >= XDT_MAX_CPUS ? "CPU number out of range"
@@ -563,6 +570,24 @@ static void event_words(struct cursor *u, const uint8_t *p)
     u->i++;
 }
 
+/*
+ * A return recorded with its value (public/dyntrace.h): unpacked as any
+ * other return (the function from the low half of its address and the
+ * capture's functions' high half, the entry's time from the duration), the
+ * value set apart.
+ */
+static void retval_unpack(struct cursor *u)
+{
+    struct xen_dyntrace_record *r = &u->ev.rec;
+    uint64_t ns = XEN_DYNTRACE_RETVAL_CALL(r->ip);
+
+    u->ev.has_retval = true;
+    u->ev.retval = r->parent_ip;
+    r->ip = u->c->text_high | XEN_DYNTRACE_RETVAL_FUNC(r->ip);
+    r->parent_ip = r->ts > ns ? r->ts - ns : 0;
+    r->depth &= XEN_DYNTRACE_GRAPH_DEPTH;
+}
+
 /* Load the event at the cursor; false at the CPU's end. */
 static bool cursor_load(struct cursor *u)
 {
@@ -613,8 +638,11 @@ static bool cursor_load(struct cursor *u)
                 u->lost = 0;
                 return true;
             }
+            u->ev.has_retval = false;
             if ( xdt_is_event(&u->ev.rec) )
                 event_words(u, p);
+            else if ( u->ev.rec.depth & XEN_DYNTRACE_GRAPH_RETVAL )
+                retval_unpack(u);
             u->i++;
             return true;
         }

@@ -179,8 +179,9 @@ static void ps(FILE *f, uint64_t v)
     fprintf(f, "%" PRIu64 ".%06" PRIu64, v / 1000000, v % 1000000);
 }
 
-static int json_call(struct json_ctx *j, const struct xen_dyntrace_record *r)
+static int json_call(struct json_ctx *j, const struct xdt_event *e)
 {
+    const struct xen_dyntrace_record *r = &e->rec;
     uint64_t call = r->parent_ip < r->ts ? r->parent_ip : r->ts;
     uint64_t start = (call > json_base ? call - json_base : 0) * 1000;
     uint64_t end = (r->ts > json_base ? r->ts - json_base : 0) * 1000;
@@ -200,6 +201,16 @@ static int json_call(struct json_ctx *j, const struct xen_dyntrace_record *r)
     ps(f, start);
     fprintf(f, ",\"dur\":");
     ps(f, end - start);
+    /* options/funcgraph-retval: what it returned, as report prints it. */
+    if ( e->has_retval )
+    {
+        char val[32];
+
+        xdt_retval_text(e->retval, val, sizeof(val));
+        fprintf(f, ",\"args\":{\"retval\":");
+        json_str(f, val);
+        fputc('}', f);
+    }
     fputc('}', f);
 
     return ferror(f) ? -1 : 0;
@@ -360,7 +371,7 @@ static int json_event(const struct xdt_event *e, void *arg)
         ru->start = start - 1;
     }
     if ( r->flags & XEN_DYNTRACE_FLAG_GRAPH_RET )
-        return json_call(j, r);
+        return json_call(j, e);
     if ( r->flags & XEN_DYNTRACE_FLAG_GRAPH_ENT )
         return 0;
     ru->pending = true;

@@ -42,8 +42,8 @@
 /* Event sizes: the common fields (8), then the event's own. */
 #define FUNCTION_SIZE     24            /* ip 8, parent_ip 8 */
 #define GRAPH_ENT_SIZE    24            /* func 8, depth 4, padding 4 */
-/* func, depth, overrun, calltime, rettime */
-#define GRAPH_EXIT_SIZE   40
+/* func, retval, depth, overrun, calltime, rettime */
+#define GRAPH_EXIT_SIZE   48
 /* prev_comm 16, prev_pid, prev_prio, prev_state 8, next_comm 16, ... */
 #define SCHED_SWITCH_SIZE 64
 /*
@@ -121,14 +121,15 @@ static const char graph_exit_format[] =
     COMMON_FIELDS
     "\n"
     "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
-    "\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n"
-    "\tfield:unsigned int overrun;\toffset:20;\tsize:4;\tsigned:0;\n"
-    "\tfield:unsigned long long calltime;\toffset:24;\tsize:8;\tsigned:0;\n"
-    "\tfield:unsigned long long rettime;\toffset:32;\tsize:8;\tsigned:0;\n"
+    "\tfield:unsigned long retval;\toffset:16;\tsize:8;\tsigned:0;\n"
+    "\tfield:int depth;\toffset:24;\tsize:4;\tsigned:1;\n"
+    "\tfield:unsigned int overrun;\toffset:28;\tsize:4;\tsigned:0;\n"
+    "\tfield:unsigned long long calltime;\toffset:32;\tsize:8;\tsigned:0;\n"
+    "\tfield:unsigned long long rettime;\toffset:40;\tsize:8;\tsigned:0;\n"
     "\n"
-    "print fmt: \"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", "
-    "(void *)REC->func, REC->depth, REC->calltime, REC->rettime, "
-    "REC->overrun\n";
+    "print fmt: \"<-- %ps (%d) (start: %llx  end: %llx) over: %d retval: "
+    "%lx\", (void *)REC->func, REC->depth, REC->calltime, REC->rettime, "
+    "REC->overrun, REC->retval\n";
 
 /* The kernel's sched_switch (the fields KernelShark's sched plugin reads). */
 static const char sched_switch_format[] =
@@ -328,8 +329,9 @@ static int page_function(struct pager *p, const struct xen_dyntrace_record *r)
  * call's time, so that trace-cmd prints it on one line.  ftrace's depth
  * counts from 0, ours from 1.
  */
-static int page_graph(struct pager *p, const struct xen_dyntrace_record *r)
+static int page_graph(struct pager *p, const struct xdt_event *e)
 {
+    const struct xen_dyntrace_record *r = &e->rec;
     int32_t depth = r->depth ? r->depth - 1 : 0;     /* the last byte */
     uint8_t ent[GRAPH_ENT_SIZE] = { 0 }, ex[GRAPH_EXIT_SIZE] = { 0 };
     uint64_t calltime = r->parent_ip;
@@ -341,10 +343,13 @@ static int page_graph(struct pager *p, const struct xen_dyntrace_record *r)
     if ( (r->flags & XEN_DYNTRACE_FLAG_GRAPH_ENT) &&
          page_event(p, r, calltime, GRAPH_ENT_ID, ent, GRAPH_ENT_SIZE) )
         return -1;
+    /* The kernel's layout with CONFIG_FUNCTION_GRAPH_RETVAL: 0 if none. */
     memcpy(ex + 8, &r->ip, 8);
-    memcpy(ex + 16, &depth, 4);
-    memcpy(ex + 24, &calltime, 8);
-    memcpy(ex + 32, &r->ts, 8);
+    if ( e->has_retval )
+        memcpy(ex + 16, &e->retval, 8);
+    memcpy(ex + 24, &depth, 4);
+    memcpy(ex + 32, &calltime, 8);
+    memcpy(ex + 40, &r->ts, 8);
 
     return page_event(p, r, r->ts, GRAPH_EXIT_ID, ex, GRAPH_EXIT_SIZE);
 }
@@ -447,7 +452,7 @@ static int page_one(const struct xdt_event *e, void *arg)
         return page_xen_event(p, e);
     }
 
-    return pc->graph ? page_graph(p, &e->rec) : page_function(p, &e->rec);
+    return pc->graph ? page_graph(p, e) : page_function(p, &e->rec);
 }
 
 /* The events written: function, or function_graph's two. */

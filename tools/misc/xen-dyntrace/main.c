@@ -36,6 +36,8 @@ static void usage(FILE *f)
 "           them by function, domain or CPU\n"
 "  reset  * put every /tracing setting back to its boot value, e.g. after a\n"
 "           recorder was killed\n"
+"  why    * trace a COMMAND's hypercalls and show, for each that failed, the\n"
+"           calls down to the function where its error appeared\n"
 "  report   print a capture as ftrace text, or summarise it (--stat)\n"
 "  export   write a capture as trace-cmd's trace.dat (-f trace.dat) or as\n"
 "           Chrome/Perfetto trace-event JSON (-f json)\n"
@@ -45,7 +47,7 @@ static void usage(FILE *f)
 "4 capture truncated (what precedes the cut was used), 5 capture without its\n"
 "summary (its recorder was killed; every record it holds was used), 128+N\n"
 "record stopped by signal N during its set-up (settings put back); with a\n"
-"COMMAND, record and profile exit with its status.\n");
+"COMMAND, record, profile and why exit with its status.\n");
 }
 
 int main(int argc, char **argv)
@@ -77,10 +79,12 @@ int main(int argc, char **argv)
         return cmd_stat(argc - 1, argv + 1);
     if ( !strcmp(argv[1], "profile") )
         return cmd_profile(argc - 1, argv + 1);
+    if ( !strcmp(argv[1], "why") )
+        return cmd_why(argc - 1, argv + 1);
 #else
     if ( !strcmp(argv[1], "record") || !strcmp(argv[1], "reset") ||
          !strcmp(argv[1], "list") || !strcmp(argv[1], "stat") ||
-         !strcmp(argv[1], "profile") )
+         !strcmp(argv[1], "profile") || !strcmp(argv[1], "why") )
     {
         xdt_err("%s: this xen-dyntrace was built without libxenhypfs "
                 "(make NO_HYPFS=1): it has report and export only",

@@ -23,6 +23,7 @@
 #define TRACING XDT_TRACING
 
 #define MAX_TRIGGERS 8
+#define MAX_OPTIONS 4
 
 struct rec_opts {
     const char *tracer, *filter, *notrace, *domains, *out;
@@ -30,6 +31,9 @@ struct rec_opts {
     char *events;               /* -e's words, for set_event */
     const char *triggers[MAX_TRIGGERS];
     unsigned int nr_triggers;
+    /* -O: options/NAME to 1, or to 0 as "noNAME" (trace-cmd's -O). */
+    const char *options[MAX_OPTIONS];
+    unsigned int nr_options;
     char **command;             /* -- COMMAND [ARG...], or NULL */
     unsigned long buffer_kb;
     double seconds;
@@ -55,6 +59,9 @@ struct rec_state {
     /* Each --trigger taken; an event's trigger file as found. */
     bool took_trigger[MAX_TRIGGERS];
     char *old_trigger[MAX_TRIGGERS];
+    /* Each -O's file (options/NAME), its value as found, whether written. */
+    char *option_file[MAX_OPTIONS], *old_option[MAX_OPTIONS];
+    bool wrote_option[MAX_OPTIONS];
     unsigned int fn_triggers_taken;
     const char *step;           /* the last set-up step done */
     cpu_set_t affinity;         /* as found, before exclude_self() pins */
@@ -469,6 +476,7 @@ static void put_back(struct rec_state *s, const struct rec_opts *o,
                      bool aborted)
 {
     sigset_t saved;
+    unsigned int i;
 
     hold_signals(true, &saved);
     /* Our own exclusion is not part of what -k keeps. */
@@ -505,6 +513,9 @@ static void put_back(struct rec_state *s, const struct rec_opts *o,
         set_file(s, "tracing_thresh", s->old_thresh);
     if ( s->wrote_events && s->old_events )
         set_file(s, "set_event", s->old_events);
+    for ( i = 0; i < o->nr_options; i++ )
+        if ( s->wrote_option[i] && s->old_option[i] )
+            set_file(s, s->option_file[i], s->old_option[i]);
     if ( aborted && s->wrote_kb && s->old_kb )
         set_file(s, "buffer_size_kb", s->old_kb);
     /* Off (a traceon trigger may have fired), or on as found. */
@@ -548,6 +559,10 @@ static int write_meta(struct rec_state *s, const struct rec_opts *o)
         fprintf(m, "tracing_thresh=%s\n", o->thresh);
     if ( o->events )
         fprintf(m, "events=%s\n", o->events);
+    for ( i = 0; i < o->nr_options; i++ )
+        fprintf(m, "%s%s", i ? " " : "options=", o->options[i]);
+    if ( o->nr_options )
+        fprintf(m, "\n");
     for ( i = 0; i < o->nr_triggers; i++ )
         fprintf(m, "trigger=%s\n", o->triggers[i]);
     if ( o->command )
@@ -593,10 +608,11 @@ static void usage(FILE *f)
 "usage: xen-dyntrace record [-p TRACER] [-l FILTER] [-n NOTRACE]\n"
 "                           [-e EVENTS] [-d DOMAINS] [-M CPUMASK] [-g FUNC]\n"
 "                           [--max-depth N] [--thresh US] [--trigger T]\n"
-"                           [-b KB] [-t SECONDS] [-i MS] [-o FILE] [-k]\n"
+"                           [-O OPTION] [-b KB] [-t SECONDS] [-i MS]\n"
+"                           [-o FILE] [-k]\n"
 "                           [-q] [--no-filter] [[--] COMMAND [ARG...]]\n"
-"  -p TRACER   tracer to run (default: function; function_graph with -g or\n"
-"              --max-depth; nop with -e and no -l)\n"
+"  -p TRACER   tracer to run (default: function; function_graph with -g,\n"
+"              --max-depth or -O funcgraph-*; nop with -e and no -l)\n"
 "  -l FILTER   set_function_filter, e.g. '*' or 'do_* !do_softirq'\n"
 "  -n NOTRACE  set_function_notrace\n"
 "  -e EVENTS   Xen's trace points to record too, in set_event's words\n"
@@ -613,6 +629,8 @@ static void usage(FILE *f)
 "              (may repeat): with traceon ones only, tracing starts off and\n"
 "              the trigger starts it; a traceoff that fires ends the\n"
 "              recording\n"
+"  -O OPTION   options/OPTION on, or off as noOPTION (may repeat), e.g.\n"
+"              funcgraph-retval: function_graph records return values\n"
 "  -b KB       buffer_size_kb (per CPU) before starting\n"
 "  -t SECONDS  stop after SECONDS (default: at Ctrl-C or COMMAND's end)\n"
 "  -i MS       poll interval in milliseconds (default: 100)\n"
@@ -644,7 +662,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 
     *o = (struct rec_opts){ .out = "xen-dyntrace.dat", .interval_ms = 100 };
     optind = 1;
-    while ( (c = getopt_long(argc, argv, "+p:l:n:e:d:b:t:i:o:M:g:kqh", longs,
+    while ( (c = getopt_long(argc, argv, "+p:l:n:e:d:b:t:i:o:M:g:O:kqh", longs,
                              NULL)) != -1 )
     {
         switch ( c )
@@ -673,6 +691,22 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
         case 'F': o->no_filter = true; break;
         case 'M': o->cpumask = optarg; break;
         case 'g': o->graph = optarg; graph = true; break;
+        case 'O':
+            if ( !*optarg || strchr(optarg, '/') || !strcmp(optarg, "no") )
+            {
+                xdt_err("record: -O %s: not an option's name", optarg);
+                return XDT_EXIT_USAGE;
+            }
+            if ( o->nr_options == MAX_OPTIONS )
+            {
+                xdt_err("record: at most %u -O", MAX_OPTIONS);
+                return XDT_EXIT_USAGE;
+            }
+            o->options[o->nr_options++] = optarg;
+            /* ftrace's function_graph options: that tracer's. */
+            if ( !strncmp(optarg, "funcgraph-", 10) )
+                graph = true;
+            break;
         case OPT_DEPTH:
         case OPT_THRESH:
         {
@@ -853,6 +887,20 @@ static int set_graph(struct rec_state *s, const struct rec_opts *o)
                                    &s->wrote_thresh)) ? -1 : 0;
 }
 
+/* -O: each option's file, 1 or (noNAME) 0. */
+static int set_options(struct rec_state *s, const struct rec_opts *o)
+{
+    unsigned int i;
+
+    for ( i = 0; i < o->nr_options; i++ )
+        if ( set_noted(s, s->option_file[i],
+                       strncmp(o->options[i], "no", 2) ? "1" : "0",
+                       &s->wrote_option[i]) )
+            return -1;
+
+    return 0;
+}
+
 /*
  * The command's pCPUs... its dom0 vCPUs: every one record may run on but
  * the one it excludes (if that leaves any), so that what the command makes
@@ -938,6 +986,27 @@ int cmd_record(int argc, char **argv)
         goto no_file;
     if ( o.events && !(s.old_events = read_string(&s, "set_event")) )
         goto no_file;
+    for ( i = 0; i < o.nr_options; i++ )
+    {
+        const char *name = o.options[i];
+
+        if ( !strncmp(name, "no", 2) )
+            name += 2;
+        if ( asprintf(&s.option_file[i], "options/%s", name) < 0 )
+        {
+            s.option_file[i] = NULL;
+            rc = XDT_EXIT_FAIL;
+            goto out;
+        }
+        s.old_option[i] = read_string(&s, s.option_file[i]);
+        if ( !s.old_option[i] )
+        {
+            xdt_err("record: -O %s: this Xen has no %s%s: %s", o.options[i],
+                    TRACING, s.option_file[i], strerror(errno));
+            rc = XDT_EXIT_USAGE;
+            goto out;
+        }
+    }
     {
         char *on = read_string(&s, "tracing_on");
 
@@ -966,6 +1035,8 @@ int cmd_record(int argc, char **argv)
           setup_step(&s, "trigger", set_triggers(&s, &o, false))) ||
          ((o.graph || o.depth || o.thresh) &&
           setup_step(&s, "graph", set_graph(&s, &o))) ||
+         (o.nr_options &&
+          setup_step(&s, "options", set_options(&s, &o))) ||
          (o.cpumask &&
           setup_step(&s, "cpumask", set_noted(&s, "tracing_cpumask",
                                               o.cpumask, &s.wrote_cpumask))) ||
@@ -1194,6 +1265,11 @@ int cmd_record(int argc, char **argv)
     free(s.old_graph);
     free(s.old_depth);
     free(s.old_thresh);
+    for ( i = 0; i < o.nr_options; i++ )
+    {
+        free(s.option_file[i]);
+        free(s.old_option[i]);
+    }
     free(s.old_events);
     for ( i = 0; i < MAX_TRIGGERS; i++ )
         free(s.old_trigger[i]);

@@ -64,11 +64,11 @@ static char duration_mark(uint64_t ns)
  * duration, an entry "f() {".  (The hypervisor also prints an entry
  * followed by its own return as one leaf line; here they stay two.)
  */
-static int print_graph(const struct xdt_names *n,
-                       const struct xen_dyntrace_record *r)
+static int print_graph(const struct xdt_names *n, const struct xdt_event *e)
 {
+    const struct xen_dyntrace_record *r = &e->rec;
     unsigned int indent = 2 * (r->depth ? r->depth : 1);
-    char ctx[32], fn[256], dur[32] = "";
+    char ctx[32], fn[256], dur[32] = "", ret[48] = "";
     uint64_t ns = 0;
 
     xdt_context(r, ctx, sizeof(ctx));
@@ -79,14 +79,20 @@ static int print_graph(const struct xdt_names *n,
         snprintf(dur, sizeof(dur), "%c%7" PRIu64 ".%03" PRIu64 " us",
                  duration_mark(ns), ns / 1000, ns % 1000);
     }
+    /* options/funcgraph-retval: ftrace's " ret=VALUE", the error named. */
+    if ( e->has_retval )
+    {
+        memcpy(ret, " ret=", 5);
+        xdt_retval_text(e->retval, ret + 5, sizeof(ret) - 5);
+    }
     printf("%3u) %10s | %15s |%*s", r->cpu, ctx, dur, indent, "");
     if ( (r->flags & XEN_DYNTRACE_FLAG_GRAPH_ENT) &&
          (r->flags & XEN_DYNTRACE_FLAG_GRAPH_RET) )
-        printf("%s();\n", fn);
+        printf("%s();%s%s%s\n", fn, *ret ? " /*" : "", ret, *ret ? " */" : "");
     else if ( r->flags & XEN_DYNTRACE_FLAG_GRAPH_ENT )
         printf("%s() {\n", fn);
     else
-        printf("} /* %s */\n", fn);
+        printf("} /* %s%s */\n", fn, ret);
 
     return ferror(stdout) ? -1 : 0;
 }
@@ -143,7 +149,7 @@ static int print_event(const struct xdt_event *e, void *arg)
     }
     if ( r->flags & (XEN_DYNTRACE_FLAG_GRAPH_ENT |
                      XEN_DYNTRACE_FLAG_GRAPH_RET) )
-        return print_graph(n, r);
+        return print_graph(n, e);
     xdt_name_ip(n, r->ip, fn, sizeof(fn));
     xdt_name_parent(n, r->parent_ip, caller, sizeof(caller));
     print_prefix(pc, r);

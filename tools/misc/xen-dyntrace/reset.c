@@ -390,6 +390,7 @@ int cmd_reset(int argc, char **argv)
     reset_cpumask(&r);
     want(&r, "max_graph_depth", "0");
     want(&r, "tracing_thresh", "0");
+    want(&r, "options/funcgraph-retval", "0");
     if ( kb )
         want(&r, "buffer_size_kb", kb);
     /* Last, so that nothing recorded before the tracer stopped is left. */

@@ -23,6 +23,7 @@ static const struct {
     { "tracing_cpumask", "tracing_cpumask", NULL },
     { "max_graph_depth", "max_graph_depth", NULL },
     { "tracing_thresh", "tracing_thresh (us)", NULL },
+    { "options/funcgraph-retval", "funcgraph-retval", NULL },
     { "function_profile_enabled", "profiler", NULL },
     { "buffer_size_kb", "buffer_size_kb (per CPU)", NULL },
     { "buffer_total_size_kb", "buffer_total_size_kb", NULL },

@@ -265,3 +265,41 @@ void xdt_context(const struct xen_dyntrace_record *r, char *buf, size_t len)
     else
         snprintf(buf, len, "d%uv%u", r->domid, r->vcpu);
 }
+
+bool xdt_retval_error(uint64_t v, long *err)
+{
+    /* An int's error leaves the upper half 0 on x86 (ftrace's test too). */
+    long e = (v >> 32) ? (long)v : (long)(int32_t)v;
+
+    *err = e;
+
+    return e < 0 && e >= -4095;
+}
+
+/* Xen's error names (public/errno.h, Linux's values). */
+static const struct {
+    int value;
+    const char *name;
+} errnos[] = {
+#define XEN_ERRNO(name, value) { value, #name },
+#include <xen/errno.h>
+};
+
+void xdt_retval_text(uint64_t v, char *buf, size_t len)
+{
+    long e;
+    size_t i;
+
+    if ( !xdt_retval_error(v, &e) )
+    {
+        snprintf(buf, len, "0x%" PRIx64, v);
+        return;
+    }
+    for ( i = 0; i < sizeof(errnos) / sizeof(errnos[0]); i++ )
+        if ( errnos[i].value == -e )
+        {
+            snprintf(buf, len, "%ld (%s)", e, errnos[i].name);
+            return;
+        }
+    snprintf(buf, len, "%ld", e);
+}

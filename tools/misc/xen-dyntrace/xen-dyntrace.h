@@ -156,6 +156,13 @@ struct xdt_event {
     uint32_t id;
     unsigned int nr_words;
     uint32_t word[XEN_DYNTRACE_EVENT_WORDS];
+    /*
+     * A function_graph return recorded with options/funcgraph-retval: the
+     * value returned.  Its record is unpacked as any other return's (ip the
+     * function, parent_ip the entry's time, depth the nesting).
+     */
+    bool has_retval;
+    uint64_t retval;
 };
 
 static inline bool xdt_is_event(const struct xen_dyntrace_record *r)
@@ -188,6 +195,7 @@ struct xdt_capture {
     char *meta;                 /* META chunk text, NUL-terminated */
     char *end;                  /* END chunk text, or NULL if absent */
     struct xdt_symtab funcs;    /* from the FUNCS chunk */
+    uint64_t text_high;         /* their addresses' high half */
     struct xdt_cpu_chunks *cpu; /* indexed by CPU */
     unsigned int nr_cpus;       /* highest CPU seen + 1 */
     uint64_t records, lost;
@@ -228,6 +236,14 @@ void xdt_name_ip(const struct xdt_names *n, uint64_t ip, char *buf,
 void xdt_name_parent(const struct xdt_names *n, uint64_t ip, char *buf,
                      size_t len);
 void xdt_context(const struct xen_dyntrace_record *r, char *buf, size_t len);
+/*
+ * A value a function returned, as ftrace's funcgraph-retval prints it, the
+ * error's name added: "-22 (EINVAL)" for -1 to -4095 (as a long, or as an
+ * int with the upper half 0), "0x..." otherwise.
+ */
+void xdt_retval_text(uint64_t v, char *buf, size_t len);
+/* Is v, so read, an error code (-1 to -4095)?  Its value in *err. */
+bool xdt_retval_error(uint64_t v, long *err);
 
 /*
  * /tracing (tracing.c; commands that talk to Xen).  Built without
@@ -295,6 +311,7 @@ int cmd_reset(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
+int cmd_why(int argc, char **argv);
 int xdt_report_print(const struct xdt_capture *c, const struct xdt_names *n,
                      bool ns);
 /* Write the whole export to f (trace.dat: a seekable file at offset 0). */

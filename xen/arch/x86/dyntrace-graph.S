@@ -204,6 +204,120 @@ END(dyntrace_fast_graph_entry)
  */
 #define RET_FRAME       16
 
+#ifdef DYNTRACE_WITH_RETVAL
+/*
+ * The rest of the usual return, from the NMI test on: its record as
+ * graph_ret() writes it, with the value returned if \retval
+ * (options/funcgraph-retval).
+ */
+.macro RET_USUAL retval
+        btq     $DT_CTX_IN_NMI_BIT, DT_RET_ENTRY_ctx(%r9)
+        jc      .Lret_cold
+
+        /*
+         * G1: anything pending below is the entry under this one, whose
+         * own caller's record is written: its record goes first (%rdi).
+         */
+        xor     %edi, %edi
+        cmp     $1, %ecx
+        je      .Lret_reserve\@
+        testb   $DT_ASM_RET_GRAPH, \
+                (DT_RET_ENTRY_owners - DT_RET_ENTRY_SIZE)(%r9)
+        jz      .Lret_cold
+        btq     $DT_CTX_PENDING_BIT, \
+                (DT_RET_ENTRY_ctx - DT_RET_ENTRY_SIZE)(%r9)
+        jnc     .Lret_reserve\@
+        cmp     $2, %ecx
+        je      1f
+        testb   $DT_ASM_RET_GRAPH, \
+                (DT_RET_ENTRY_owners - 2 * DT_RET_ENTRY_SIZE)(%r9)
+        jz      .Lret_cold
+        btq     $DT_CTX_PENDING_BIT, \
+                (DT_RET_ENTRY_ctx - 2 * DT_RET_ENTRY_SIZE)(%r9)
+        jc      .Lret_cold              /* more than one: graph_flush() */
+1:      lea     -DT_RET_ENTRY_SIZE(%r9), %rdi
+
+.Lret_reserve\@:
+        /* dt_ring_reserve(): this CPU's buffer, READY -> WRITING. */
+        mov     CPU_ID(%rsi), %eax
+        CPU_RING %rax, %rsi, .Lret_cold
+        mov     $DT_RING_READY, %eax
+        mov     $DT_RING_WRITING, %edx
+        /* Pairs as dt_ring_reserve()'s cmpxchg (ring.h). */
+        lock cmpxchg %edx, DT_RING_status(%rsi)
+        jne     .Lret_cold                      /* dropped: counted in C */
+        cmpb    $0, dt_recording(%rip)
+        je      .Lret_cancel                    /* turned off meanwhile */
+        lfence                                  /* now */
+        rdtsc
+        shl     $32, %rdx
+        or      %rdx, %rax
+        mov     %rax, %rdx
+        sub     DT_RING_anchor_stamp(%rsi), %rdx
+        shr     $DT_ANCHOR_SHIFT, %rdx
+        jnz     .Lret_cancel                    /* an anchor due (B14) */
+        RING_SLOT %rsi, %rdx, %edx
+        test    %rdi, %rdi
+        jz      .Lret_own\@
+
+        /* The pending entry's record, no longer pending (graph_record()). */
+        mov     DT_RET_ENTRY_ctx(%rdi), %rcx
+        btrq    $DT_CTX_PENDING_BIT, DT_RET_ENTRY_ctx(%rdi)
+        mov     %rcx, DT_REC_ctx(%rdx)
+        mov     DT_RET_ENTRY_calltime(%rdi), %rcx
+        mov     %rcx, DT_REC_ts(%rdx)
+        mov     DT_RET_ENTRY_func(%rdi), %rcx
+        mov     %rcx, DT_REC_ip(%rdx)
+        mov     DT_RET_ENTRY_ret(%rdi), %rcx
+        mov     %rcx, DT_REC_parent_ip(%rdx)
+        /*
+         * dt_ring_next(): the slot, then the count, in one store, in
+         * program order as in C.
+         */
+        addq    $1, DT_RING_written(%rsi)
+        RING_SLOT %rsi, %rdx, %edx
+
+.Lret_own\@:
+        /* The return's record, or a leaf's (its entry still pending). */
+        mov     %rax, DT_REC_ts(%rdx)
+        .if \retval
+        /*
+         * With the value returned (public/dyntrace.h): the low halves of
+         * the function and of the entry's time in ip, the value in
+         * parent_ip (the trampoline's saved %rax: the frame).
+         */
+        mov     DT_RET_ENTRY_func(%r9), %ecx
+        mov     %ecx, DT_REC_ip(%rdx)
+        mov     DT_RET_ENTRY_calltime(%r9), %ecx
+        mov     %ecx, (DT_REC_ip + 4)(%rdx)
+        mov     RET_FRAME(%rsp), %rcx
+        mov     %rcx, DT_REC_parent_ip(%rdx)
+        mov     DT_RET_ENTRY_ctx(%r9), %rcx
+        bts     $DYNTRACE_CTX_RETVAL_BIT, %rcx
+        .else
+        mov     DT_RET_ENTRY_func(%r9), %rcx
+        mov     %rcx, DT_REC_ip(%rdx)
+        mov     DT_RET_ENTRY_calltime(%r9), %rcx
+        mov     %rcx, DT_REC_parent_ip(%rdx)
+        mov     DT_RET_ENTRY_ctx(%r9), %rcx
+        .endif
+        bts     $DT_CTX_RET_BIT, %rcx
+        mov     %rcx, DT_REC_ctx(%rdx)
+        /* dt_ring_commit(): the count, smp_mb(), the status. */
+        addq    $1, DT_RING_written(%rsi)
+        lock addl $0, (%rsp)                    /* pairs as in ring.h */
+        movl    $DT_RING_READY, DT_RING_status(%rsi)
+
+        /* dt_ret_release(), R4: read the entry, then give its slot up. */
+        mov     DT_RET_ENTRY_ret(%r9), %rax
+        decl    DT_RET_STACK_depth(%r8)
+        push    %r11
+        popf
+        RET
+
+.endm
+
+#endif
 FUNC(dyntrace_fast_graph_return)
         pushf
         pop     %r11                            /* the flags, IF restored */
@@ -228,6 +342,18 @@ FUNC(dyntrace_fast_graph_return)
         /* graph_ret(): recording, no tracing_thresh, not an NMI's call. */
         cmpb    $0, dt_recording(%rip)
         je      .Lret_cold
+#ifdef DYNTRACE_WITH_RETVAL
+        /* tracing_thresh 0, and funcgraph-retval off or on. */
+        cmpl    $DYNTRACE_RET_MODE_PLAIN, dt_graph_ret_mode(%rip)
+        jne     .Lret_mode
+        RET_USUAL 0
+
+.Lret_mode:
+        cmpl    $DYNTRACE_RET_MODE_RETVAL, dt_graph_ret_mode(%rip)
+        jne     .Lret_cold
+        RET_USUAL 1
+
+#else
         cmpl    $0, dt_tracing_thresh(%rip)
         jne     .Lret_cold
         btq     $DT_CTX_IN_NMI_BIT, DT_RET_ENTRY_ctx(%r9)
@@ -318,6 +444,7 @@ FUNC(dyntrace_fast_graph_return)
         popf
         RET
 
+#endif
 .Lret_cancel:
         movl    $DT_RING_READY, DT_RING_status(%rsi) /* dt_ring_cancel() */
 .Lret_cold:

@@ -62,6 +62,21 @@ static dyntrace_func_t graph_entry;
 #define DT_GRAPH_DEPTH_MAX 64
 uint32_t dt_graph_max_depth;
 uint32_t dt_tracing_thresh;
+#ifdef DYNTRACE_WITH_RETVAL
+/*
+ * options/funcgraph-retval: returns recorded with the value returned
+ * (XEN_DYNTRACE_GRAPH_RETVAL, public/dyntrace.h).
+ */
+bool dt_graph_retval;
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
+/*
+ * What x86's fast return reads of it and of tracing_thresh, in one word
+ * (DYNTRACE_RET_MODE_*, asm/dyntrace.h): stored after either, under the
+ * HypFS lock that serialises their writes.
+ */
+uint32_t dt_graph_ret_mode;
+#endif
+#endif
 
 /*
  * The context word of a record: its last eight bytes, domid to depth, as
@@ -295,12 +310,22 @@ static always_inline void graph_ret(struct dt_ret_stack *st,
     uint64_t now, ctx = e->ctx;
     bool nmi = ctx & CTX_FLAGS(XEN_DYNTRACE_FLAG_IN_NMI);
     struct dt_ret_entry *flush = NULL;
+    unsigned long ip = e->func, parent_ip = e->calltime;
 
     if ( dt_tracer_active() != graph_entry || !ACCESS_ONCE(dt_recording) )
         return;
     if ( !returned && !(ctx & PENDING) )
         return;
     now = arch_dyntrace_stamp();
+#ifdef DYNTRACE_WITH_RETVAL
+    /* The return's record with its value (public/dyntrace.h). */
+    if ( returned && ACCESS_ONCE(dt_graph_retval) )
+    {
+        ip = ((unsigned long)(uint32_t)e->calltime << 32) | (uint32_t)ip;
+        parent_ip = arch_dyntrace_ret_value(e->frame);
+        ctx |= CTX_DEPTH(XEN_DYNTRACE_GRAPH_RETVAL);
+    }
+#endif
     if ( unlikely(thresh) )
     {
         /* Only the returns that took long enough, alone. */
@@ -308,7 +333,7 @@ static always_inline void graph_ret(struct dt_ret_stack *st,
             return;
         ctx = (ctx & ~PENDING) | CTX_FLAGS(XEN_DYNTRACE_FLAG_GRAPH_RET |
                                            XEN_DYNTRACE_FLAG_GRAPH_TAIL);
-        graph_record(NULL, e->func, e->calltime, now, ctx, now, nmi);
+        graph_record(NULL, ip, parent_ip, now, ctx, now, nmi);
         return;
     }
     /* G4: in NMI/MCE context, an entry below may be half-filled. */
@@ -332,7 +357,7 @@ static always_inline void graph_ret(struct dt_ret_stack *st,
         return;
     }
     /* Still pending: a leaf, GRAPH_ENT and GRAPH_RET both. */
-    graph_record(flush, e->func, e->calltime, now,
+    graph_record(flush, ip, parent_ip, now,
                  ctx | CTX_FLAGS(XEN_DYNTRACE_FLAG_GRAPH_RET), now, nmi);
 }
 
@@ -439,6 +464,100 @@ static void cf_check graph_event_line(struct dyntrace_text *t,
 }
 
 #endif
+#ifdef DYNTRACE_WITH_RETVAL
+/*
+ * A return as dt_record_to_ns() left it: its function, its duration (ns)
+ * and, with options/funcgraph-retval, its value in ftrace's words: "ret="
+ * and the value in hexadecimal, or in decimal if it is an error code (-1
+ * to -4095, as a long or, the upper half 0, as an int).  "" without one.
+ */
+struct ret_fields {
+    unsigned long func;
+    uint64_t ns;
+    char val[32];
+};
+
+static void ret_fields(struct ret_fields *f,
+                       const struct xen_dyntrace_record *r)
+{
+    long err;
+
+    if ( !(r->depth & XEN_DYNTRACE_GRAPH_RETVAL) )
+    {
+        f->func = r->ip;
+        f->ns = r->ts - r->parent_ip;
+        f->val[0] = '\0';
+        return;
+    }
+    f->func = (ARCH_DYNTRACE_TEXT_START & ~0xffffffffUL) |
+              XEN_DYNTRACE_RETVAL_FUNC(r->ip);
+    f->ns = XEN_DYNTRACE_RETVAL_CALL(r->ip);
+    err = (r->parent_ip >> 32) ? (long)r->parent_ip
+                               : (long)(int32_t)r->parent_ip;
+    if ( err < 0 && err >= -4095 )
+        snprintf(f->val, sizeof(f->val), " ret=%ld", err);
+    else
+        snprintf(f->val, sizeof(f->val), " ret=0x%lx", r->parent_ip);
+}
+
+/* Is n the return of the call whose entry record is r (two records)? */
+static bool ret_of(const struct xen_dyntrace_record *n,
+                   const struct xen_dyntrace_record *r,
+                   const struct ret_fields *f)
+{
+    return (n->flags & XEN_DYNTRACE_FLAG_GRAPH_RET) && f->func == r->ip &&
+           (n->depth & XEN_DYNTRACE_GRAPH_DEPTH) == r->depth &&
+           n->ts - f->ns == r->ts;
+}
+
+static unsigned int cf_check graph_line(struct dyntrace_text *t,
+                                        unsigned long max,
+                                        struct sym_caches *c,
+                                        const struct xen_dyntrace_record *r,
+                                        const struct xen_dyntrace_record *end)
+{
+    const struct xen_dyntrace_record *n = r + 1;
+    unsigned int indent = 2 * ((r->depth & XEN_DYNTRACE_GRAPH_DEPTH) ?: 1);
+    const unsigned int leaf = XEN_DYNTRACE_FLAG_GRAPH_ENT |
+                              XEN_DYNTRACE_FLAG_GRAPH_RET;
+    struct ret_fields f;
+
+    if ( (r->flags & leaf) == leaf )
+    {
+        ret_fields(&f, r);
+        print_prefix(t, max, r, true, f.ns);
+        dyntrace_text_printf(t, max, "%*s%s();%s%s%s\n", indent, "",
+                             dt_symbol_cached(&c->func, f.func),
+                             f.val[0] ? " /*" : "", f.val,
+                             f.val[0] ? " */" : "");
+        return 1;
+    }
+    if ( r->flags & XEN_DYNTRACE_FLAG_GRAPH_ENT )
+    {
+        if ( n < end && (n->flags & XEN_DYNTRACE_FLAG_GRAPH_RET) &&
+             (ret_fields(&f, n), ret_of(n, r, &f)) )
+        {
+            print_prefix(t, max, r, true, f.ns);
+            dyntrace_text_printf(t, max, "%*s%s();%s%s%s\n", indent, "",
+                                 dt_symbol_cached(&c->func, r->ip),
+                                 f.val[0] ? " /*" : "", f.val,
+                                 f.val[0] ? " */" : "");
+            return 2;
+        }
+        print_prefix(t, max, r, false, 0);
+        dyntrace_text_printf(t, max, "%*s%s() {\n", indent, "",
+                             dt_symbol_cached(&c->func, r->ip));
+        return 1;
+    }
+    if ( r->flags & XEN_DYNTRACE_FLAG_GRAPH_RET )
+    {
+        ret_fields(&f, r);
+        print_prefix(t, max, r, true, f.ns);
+        dyntrace_text_printf(t, max, "%*s} /* %s%s */\n", indent, "",
+                             dt_symbol_cached(&c->func, f.func), f.val);
+        return 1;
+    }
+#else
 static unsigned int cf_check graph_line(struct dyntrace_text *t,
                                         unsigned long max,
                                         struct sym_caches *c,
@@ -479,6 +598,7 @@ static unsigned int cf_check graph_line(struct dyntrace_text *t,
                              dt_symbol_cached(&c->func, r->ip));
         return 1;
     }
+#endif
     print_prefix(t, max, r, false, 0);
     dyntrace_text_printf(t, max, "%*s%s\n", indent, "",
                          dt_symbol_cached(&c->func, r->ip));
@@ -546,12 +666,56 @@ static int cf_check depth_write(struct hypfs_entry_leaf *leaf,
 /* tracing_thresh: microseconds, up to an hour. */
 #define THRESH_MAX_US 3600000000U
 
+#ifdef DYNTRACE_WITH_RETVAL
+static void set_ret_mode(void)
+{
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
+    write_atomic(&dt_graph_ret_mode,
+                 dt_tracing_thresh ? DYNTRACE_RET_MODE_C
+                 : dt_graph_retval ? DYNTRACE_RET_MODE_RETVAL
+                                   : DYNTRACE_RET_MODE_PLAIN);
+#endif
+}
+
+static int cf_check thresh_write(struct hypfs_entry_leaf *leaf,
+                                 XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                 unsigned int ulen)
+{
+    int rc = dt_fs_uint_write(&dt_tracing_thresh, THRESH_MAX_US, uaddr,
+                              ulen);
+
+    set_ret_mode();
+
+    return rc;
+}
+
+static int __init cf_check retval_init(struct hypfs_entry_leaf *leaf)
+{
+    leaf->u.content = &dt_graph_retval;
+    leaf->e.size = sizeof(bool);
+
+    return 0;
+}
+
+/* options/funcgraph-retval: 0 or 1. */
+static int cf_check retval_write(struct hypfs_entry_leaf *leaf,
+                                 XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
+                                 unsigned int ulen)
+{
+    int rc = dt_fs_bool_write(&dt_graph_retval, uaddr, ulen);
+
+    set_ret_mode();
+
+    return rc;
+}
+#else
 static int cf_check thresh_write(struct hypfs_entry_leaf *leaf,
                                  XEN_GUEST_HANDLE_PARAM(const_void) uaddr,
                                  unsigned int ulen)
 {
     return dt_fs_uint_write(&dt_tracing_thresh, THRESH_MAX_US, uaddr, ulen);
 }
+#endif
 
 /* set_graph_function: the roots, in the filter language. */
 static int cf_check roots_write(struct hypfs_entry_leaf *leaf,
@@ -573,6 +737,17 @@ static const struct dt_file graph_files[] = {
       .build = dt_state_graph_text, .write = roots_write },
 };
 
+#ifdef DYNTRACE_WITH_RETVAL
+/* ftrace's options/, for the options of function_graph's records. */
+static HYPFS_DIR_INIT_FUNC(options_dir, "options", &dt_fs_dir_funcs);
+
+static const struct dt_file option_files[] = {
+    { .name = "funcgraph-retval", .type = XEN_HYPFS_TYPE_BOOL,
+      .max_write = sizeof(bool), .init = retval_init,
+      .write = retval_write },
+};
+
+#endif
 static struct dyntrace_tracer graph_tracer = {
     .name = "function_graph",
     .uses_filter = true,
@@ -609,6 +784,16 @@ static int __init cf_check graph_tracer_init(void)
 
     dt_ret_set_hook(DT_RET_GRAPH, graph_return);
     dt_fs_add_files(NULL, graph_files, ARRAY_SIZE(graph_files));
+#ifdef DYNTRACE_WITH_RETVAL
+    /* Every traceable function in one 4 GiB window (public/dyntrace.h). */
+    BUILD_BUG_ON((ARCH_DYNTRACE_TEXT_START ^ (ARCH_DYNTRACE_TEXT_END - 1)) >>
+                 32);
+    dt_fs_add_files(&options_dir, option_files, ARRAY_SIZE(option_files));
+#ifdef ARCH_DYNTRACE_FAST_ENTRY
+    BUILD_BUG_ON(CTX_DEPTH(XEN_DYNTRACE_GRAPH_RETVAL) !=
+                 1ULL << DYNTRACE_CTX_RETVAL_BIT);
+#endif
+#endif
     dyntrace_register_tracer(&graph_tracer);
 
     return 0;

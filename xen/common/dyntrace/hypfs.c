@@ -326,7 +326,11 @@ static struct hypfs_funcs leaf_funcs[NR_FILES];
  * leaves, a cpu_build row's nr_cpu_ids of them, with the row and CPU of
  * each.  Tables are named before /tracing is built (added_built).
  */
+#ifdef DYNTRACE_WITH_RETVAL
+#define MAX_ADDED 5
+#else
 #define MAX_ADDED 4
+#endif
 static struct added {
     struct hypfs_entry_dir *dir;        /* NULL: /tracing */
     const struct dt_file *files;

@@ -86,6 +86,23 @@ struct xen_dyntrace_record {
 #define XEN_DYNTRACE_FLAG_GRAPH_RET  0x20 /* function_graph: a return */
 /* function_graph: a return whose call was not recorded (tracing_thresh). */
 #define XEN_DYNTRACE_FLAG_GRAPH_TAIL 0x40
+#ifdef DYNTRACE_WITH_RETVAL
+
+/*
+ * function_graph with options/funcgraph-retval on: a return's record
+ * (XEN_DYNTRACE_FLAG_GRAPH_RET) has this bit set in depth, and holds the
+ * value the function returned (x86_64's rax, arm64's x0) in parent_ip.  ip
+ * then holds the low 32 bits of the function's address (below bit 32) and
+ * of the entry's time (above): every function Xen can trace, livepatches'
+ * included, lies in one 4 GiB-aligned window, and the entry's time is the
+ * return's time less less than 2^32 ticks of its clock (x86: the TSC, at
+ * least a second; arm64: the generic timer, a minute at 62.5 MHz).
+ */
+#define XEN_DYNTRACE_GRAPH_RETVAL    0x80
+#define XEN_DYNTRACE_GRAPH_DEPTH     0x7f /* depth's bits of nesting */
+#define XEN_DYNTRACE_RETVAL_FUNC(ip) ((uint32_t)(ip))
+#define XEN_DYNTRACE_RETVAL_CALL(ip) ((uint32_t)((ip) >> 32))
+#endif
 
 #endif /* __XEN_PUBLIC_DYNTRACE_H__ */
 

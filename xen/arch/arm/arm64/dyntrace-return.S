@@ -18,6 +18,10 @@
 /* The frame: x0-x8 (and a pad) and the frame record, 8 bytes each. */
 #define FRAME_SIZE      96
 #define FRAME_RECORD    80
+#if defined(DYNTRACE_WITH_RETVAL) && \
+    FRAME_SIZE - DYNTRACE_RET_SLOT_BELOW_SP != DYNTRACE_RET_X0_BELOW_FRAME
+#error "arch_dyntrace_ret_value() does not find x0 in the frame"
+#endif
 
         .text
 FUNC(dyntrace_return_trampoline)

@@ -14,6 +14,13 @@
 #define CONFIG_LIVEPATCH_TRACER 1
 #define CONFIG_TRACEBUFFER 1
 
+/*
+ * x86_64's Xen image, where its text and livepatches' lie (asm/config.h;
+ * function_graph's return values, public/dyntrace.h).
+ */
+#define XEN_VIRT_START 0xffff82d040000000UL
+#define XEN_VIRT_END   (XEN_VIRT_START + (1UL << 30))
+
 #ifndef NR_CPUS
 #define NR_CPUS 8
 #endif

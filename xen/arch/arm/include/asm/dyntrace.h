@@ -43,6 +43,10 @@
 #define ARCH_DYNTRACE_RETURN        1
 #define ARCH_DYNTRACE_RET_PER_VCPU  1
 #define DYNTRACE_RET_SLOT_BELOW_SP  24
+#ifdef DYNTRACE_WITH_RETVAL
+/* The return trampoline's saved x0, this far below the frame. */
+#define DYNTRACE_RET_X0_BELOW_FRAME (96 - DYNTRACE_RET_SLOT_BELOW_SP)
+#endif
 #endif
 
 #ifndef __ASSEMBLER__
@@ -74,6 +78,20 @@ static inline bool arch_dyntrace_ret_frame_is(unsigned long frame,
 
     return frame + DYNTRACE_RET_SLOT_BELOW_SP > record;
 }
+#ifdef DYNTRACE_WITH_RETVAL
+
+/*
+ * The value a hooked function returned, from the return trampoline's
+ * hooks: the trampoline saved x0 at the bottom of its frame, below the
+ * frame the hooks are given (DYNTRACE_RET_X0_BELOW_FRAME).
+ */
+#define arch_dyntrace_ret_value(frame) \
+    (*(const unsigned long *)((frame) - DYNTRACE_RET_X0_BELOW_FRAME))
+
+/* Where Xen's text and livepatches' lie (public/dyntrace.h). */
+#define ARCH_DYNTRACE_TEXT_START XEN_VIRT_START
+#define ARCH_DYNTRACE_TEXT_END   (LIVEPATCH_VMAP_START + LIVEPATCH_VMAP_SIZE)
+#endif
 #endif
 
 /* Arm has no NMI: the callback never runs in NMI context. */

@@ -25,6 +25,19 @@
  */
 #define DYNTRACE_RET_TO_SITE    DYNTRACE_SITE_SIZE
 
+#ifdef DYNTRACE_WITH_RETVAL
+/*
+ * dt_graph_ret_mode (common/dyntrace/graph.c), which function_graph's fast
+ * return reads (dyntrace-graph.S): its usual record, the record with the
+ * value returned (options/funcgraph-retval), or the C path (tracing_thresh).
+ */
+#define DYNTRACE_RET_MODE_PLAIN  0
+#define DYNTRACE_RET_MODE_RETVAL 1
+#define DYNTRACE_RET_MODE_C      2
+/* XEN_DYNTRACE_GRAPH_RETVAL's bit in a record's context word. */
+#define DYNTRACE_CTX_RETVAL_BIT  63
+#endif
+
 #ifdef __ASSEMBLER__
 
 /*
@@ -213,6 +226,19 @@ static inline bool arch_dyntrace_ret_frame_is(unsigned long frame,
 {
     return frame == (unsigned long)slot;
 }
+#ifdef DYNTRACE_WITH_RETVAL
+
+/*
+ * The value a hooked function returned, from the return trampoline's
+ * hooks: the trampoline pushed %rax first, onto the slot the function's
+ * RET popped, which is the frame.
+ */
+#define arch_dyntrace_ret_value(frame) (*(const unsigned long *)(frame))
+
+/* Where Xen's text and livepatches' lie (public/dyntrace.h). */
+#define ARCH_DYNTRACE_TEXT_START XEN_VIRT_START
+#define ARCH_DYNTRACE_TEXT_END   XEN_VIRT_END
+#endif
 
 #ifdef CONFIG_XEN_SHSTK
 /*

@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xen-dyntrace why: which function an error came from.  record traces the
+ * hypercall handlers' calls with function_graph and return values
+ * (options/funcgraph-retval) for the lifetime of a command, a time or until
+ * Ctrl-C; then, for each hypercall that returned an error, the chain of
+ * calls from the handler down to the function where that error appeared:
+ * at each level, the last call that returned the same error, until a call
+ * none of whose calls did.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "xen-dyntrace.h"
+
+/*
+ * The hypercalls of public/xen.h, by the handlers' names: do_NAME, and
+ * compat_NAME for 32-bit guests (those this Xen has and can trace).  Not
+ * iret, which returns the guest's %rax as it was, not a status.
+ */
+static const char *const hypercalls[] = {
+    "set_trap_table", "mmu_update", "set_gdt", "stack_switch",
+    "set_callbacks", "fpu_taskswitch", "sched_op_compat", "platform_op",
+    "set_debugreg", "get_debugreg", "update_descriptor", "memory_op",
+    "multicall", "update_va_mapping", "set_timer_op",
+    "event_channel_op_compat", "xen_version", "console_io",
+    "physdev_op_compat", "grant_table_op", "vm_assist",
+    "update_va_mapping_otherdomain", "vcpu_op", "set_segment_base",
+    "mmuext_op", "xsm_op", "nmi_op", "sched_op", "callback_op",
+    "xenoprof_op", "event_channel_op", "physdev_op", "hvm_op", "sysctl",
+    "domctl", "kexec_op", "argo_op", "xenpmu_op", "dm_op", "hypfs_op",
+};
+
+/* A call that returned, in the order calls return (a post-order walk). */
+struct why_call {
+    uint64_t func, ts, retval;
+    unsigned int depth;
+    bool has_retval;
+};
+
+/* One vCPU's calls since its current hypercall began. */
+struct why_vcpu {
+    uint32_t key;               /* domid << 16 | vCPU */
+    struct why_call *v;
+    size_t n, cap;
+};
+
+struct why_state {
+    const struct xdt_names *names;
+    struct why_vcpu *vcpus;
+    size_t nr_vcpus;
+    unsigned long hypercalls, failed, lost;
+    bool oom;
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+"usage: xen-dyntrace why [-d DOMAINS] [-l FILTER] [-b KB] [-t SECONDS]\n"
+"                        [-o FILE] [--no-filter] [[--] COMMAND [ARG...]]\n"
+"  Trace the hypercalls made while COMMAND runs (or for SECONDS, or until\n"
+"  Ctrl-C) with function_graph and return values, then print, for each\n"
+"  hypercall that returned an error, the calls from its handler down to\n"
+"  the function where that error appeared.\n"
+"  -d DOMAINS  only these domains' hypercalls (set_domain_filter's words)\n"
+"  -l FILTER   the functions traced under the handlers (default: '*')\n"
+"  -b KB       buffer_size_kb (per CPU) while tracing (default: 4096)\n"
+"  -t SECONDS  stop after SECONDS\n"
+"  -o FILE     keep the capture there (default: a temporary file, removed)\n"
+"  --no-filter also trace the dom0 vCPU this command runs on\n"
+"  Exit status: COMMAND's when there is one, else 0; 1 on failure.\n");
+}
+
+/* The handlers this Xen can trace: "do_a compat_a do_b ...", or NULL. */
+static char *hypercall_roots(void)
+{
+    xenhypfs_handle *fs = xdt_tracing_open("why");
+    char *avail, *roots = NULL, *line, *save = NULL;
+    size_t len = 0;
+    bool first = true;
+    FILE *m;
+
+    if ( !fs )
+        return NULL;
+    avail = xdt_tracing_read(fs, "available_functions");
+    xenhypfs_close(fs);
+    if ( !avail )
+    {
+        xdt_err("why: reading %savailable_functions: %s", XDT_TRACING,
+                strerror(errno));
+        return NULL;
+    }
+    m = open_memstream(&roots, &len);
+    if ( !m )
+    {
+        free(avail);
+        return NULL;
+    }
+    for ( line = strtok_r(avail, "\n", &save); line;
+          line = strtok_r(NULL, "\n", &save) )
+    {
+        const char *name = line;
+        size_t i;
+
+        if ( !strncmp(name, "do_", 3) )
+            name += 3;
+        else if ( !strncmp(name, "compat_", 7) )
+            name += 7;
+        else
+            continue;
+        for ( i = 0; i < sizeof(hypercalls) / sizeof(hypercalls[0]); i++ )
+            if ( !strcmp(name, hypercalls[i]) )
+            {
+                fprintf(m, "%s%s", first ? "" : " ", line);
+                first = false;
+                break;
+            }
+    }
+    free(avail);
+    if ( fclose(m) || !roots || !*roots )
+    {
+        if ( roots && !*roots )
+            xdt_err("why: no hypercall handler of this Xen can be traced");
+        free(roots);
+        return NULL;
+    }
+
+    return roots;
+}
+
+static struct why_vcpu *vcpu_of(struct why_state *w,
+                                const struct xen_dyntrace_record *r)
+{
+    uint32_t key = (uint32_t)r->domid << 16 | r->vcpu;
+    struct why_vcpu *v;
+    size_t i;
+
+    for ( i = 0; i < w->nr_vcpus; i++ )
+        if ( w->vcpus[i].key == key )
+            return &w->vcpus[i];
+    v = realloc(w->vcpus, (w->nr_vcpus + 1) * sizeof(*v));
+    if ( !v )
+        return NULL;
+    w->vcpus = v;
+    v = &w->vcpus[w->nr_vcpus++];
+    *v = (struct why_vcpu){ .key = key };
+
+    return v;
+}
+
+/*
+ * Call i returned error err: print it, then the last of its own calls
+ * (the calls of depth + 1 before it, back to a call at its depth or
+ * above) that returned the same error, and so on down.
+ */
+static void print_chain(const struct why_state *w, const struct why_vcpu *v,
+                        size_t i, long err)
+{
+    unsigned int indent = 2;
+
+    for ( ;; )
+    {
+        const struct why_call *c = &v->v[i];
+        char fn[256], val[48];
+        size_t j;
+        long e;
+
+        xdt_name_ip(w->names, c->func, fn, sizeof(fn));
+        xdt_retval_text(c->retval, val, sizeof(val));
+        for ( j = i; j-- && v->v[j].depth > c->depth; )
+            if ( v->v[j].depth == c->depth + 1 && v->v[j].has_retval &&
+                 xdt_retval_error(v->v[j].retval, &e) && e == err )
+                break;
+        if ( j == (size_t)-1 || v->v[j].depth <= c->depth )
+        {
+            printf("%*s%s() = %s   <- the error appeared here\n", indent, "",
+                   fn, val);
+            return;
+        }
+        printf("%*s%s() = %s\n", indent, "", fn, val);
+        indent += 2;
+        i = j;
+    }
+}
+
+static void hypercall_done(struct why_state *w, struct why_vcpu *v,
+                           const struct xen_dyntrace_record *r)
+{
+    const struct why_call *c = &v->v[v->n - 1];
+    char fn[256], ctx[32], val[48];
+    long err;
+
+    w->hypercalls++;
+    if ( !c->has_retval || !xdt_retval_error(c->retval, &err) )
+        return;
+    w->failed++;
+    xdt_name_ip(w->names, c->func, fn, sizeof(fn));
+    xdt_context(r, ctx, sizeof(ctx));
+    xdt_retval_text(c->retval, val, sizeof(val));
+    printf("%s [%03u] %" PRIu64 ".%06" PRIu64 ": %s returned %s\n", ctx,
+           r->cpu, r->ts / 1000000000, r->ts % 1000000000 / 1000, fn, val);
+    print_chain(w, v, v->n - 1, err);
+}
+
+static int why_event(const struct xdt_event *e, void *arg)
+{
+    struct why_state *w = arg;
+    const struct xen_dyntrace_record *r = &e->rec;
+    struct why_vcpu *v;
+    size_t i;
+
+    if ( e->lost )
+    {
+        /* Calls under way may have lost their records: start over. */
+        w->lost += r->ip;
+        for ( i = 0; i < w->nr_vcpus; i++ )
+            w->vcpus[i].n = 0;
+        return 0;
+    }
+    if ( xdt_is_event(r) ||
+         !(r->flags & (XEN_DYNTRACE_FLAG_GRAPH_ENT |
+                       XEN_DYNTRACE_FLAG_GRAPH_RET)) )
+        return 0;
+    v = vcpu_of(w, r);
+    if ( !v )
+    {
+        w->oom = true;
+        return -1;
+    }
+    /* A handler's call begins (depth 1: set_graph_function's roots). */
+    if ( !(r->flags & XEN_DYNTRACE_FLAG_GRAPH_RET) )
+    {
+        if ( r->depth == 1 )
+            v->n = 0;
+        return 0;
+    }
+    if ( v->n == v->cap )
+    {
+        size_t cap = v->cap ? 2 * v->cap : 64;
+        struct why_call *n = realloc(v->v, cap * sizeof(*n));
+
+        if ( !n )
+        {
+            w->oom = true;
+            return -1;
+        }
+        v->v = n;
+        v->cap = cap;
+    }
+    v->v[v->n++] = (struct why_call){
+        .func = r->ip, .ts = r->ts, .retval = e->retval, .depth = r->depth,
+        .has_retval = e->has_retval,
+    };
+    if ( r->depth == 1 )
+    {
+        hypercall_done(w, v, r);
+        v->n = 0;
+    }
+
+    return 0;
+}
+
+/* The capture's hypercalls that returned an error, with their chains. */
+static int explain(const char *path)
+{
+    struct xdt_capture c;
+    struct xdt_names n = { .cap = &c };
+    struct why_state w = { .names = &n };
+    int rc = xdt_capture_load(&c, path);
+    size_t i;
+
+    if ( rc != XDT_EXIT_OK && rc != XDT_EXIT_TRUNCATED &&
+         rc != XDT_EXIT_NOSUMMARY )
+        return rc;
+    if ( xdt_capture_iterate(&c, why_event, &w) && !w.oom )
+        rc = XDT_EXIT_FAIL;
+    if ( w.oom )
+    {
+        xdt_err("why: %s", strerror(ENOMEM));
+        rc = XDT_EXIT_FAIL;
+    }
+    printf("why: %lu hypercall%s traced, %lu returned an error", w.hypercalls,
+           w.hypercalls == 1 ? "" : "s", w.failed);
+    if ( w.lost )
+        printf("; %lu records lost (a larger -b keeps them)", w.lost);
+    printf("\n");
+    for ( i = 0; i < w.nr_vcpus; i++ )
+        free(w.vcpus[i].v);
+    free(w.vcpus);
+    xdt_capture_free(&c);
+
+    return rc == XDT_EXIT_FAIL ? rc : XDT_EXIT_OK;
+}
+
+int cmd_why(int argc, char **argv)
+{
+    static const struct option longs[] = {
+        { "no-filter", no_argument, NULL, 'F' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *domains = NULL, *filter = "*", *kb = "4096", *secs = NULL;
+    const char *out = NULL;
+    char tmp[] = "/tmp/xen-dyntrace-why.XXXXXX", *roots, *lfilter = NULL;
+    const char *rargv[32];
+    unsigned int nr = 0;
+    bool no_filter = false;
+    struct stat st;
+    int c, rc, erc, i;
+
+    optind = 1;
+    while ( (c = getopt_long(argc, argv, "+d:l:b:t:o:h", longs, NULL)) != -1 )
+    {
+        switch ( c )
+        {
+        case 'd': domains = optarg; break;
+        case 'l': filter = optarg; break;
+        case 'b': kb = optarg; break;
+        case 't': secs = optarg; break;
+        case 'o': out = optarg; break;
+        case 'F': no_filter = true; break;
+        case 'h':
+            usage(stdout);
+            return XDT_EXIT_OK;
+        default:
+            usage(stderr);
+            return XDT_EXIT_USAGE;
+        }
+    }
+    if ( out && xdt_is_stdout(out) )
+    {
+        xdt_err("why: -o -: the explanation goes to standard output; give a "
+                "file");
+        return XDT_EXIT_USAGE;
+    }
+    roots = hypercall_roots();
+    if ( !roots )
+        return XDT_EXIT_FAIL;
+    /* The handlers are patched too, whatever -l says. */
+    if ( strcmp(filter, "*") &&
+         asprintf(&lfilter, "%s %s", roots, filter) < 0 )
+    {
+        free(roots);
+        return XDT_EXIT_FAIL;
+    }
+    if ( !out )
+    {
+        int fd = mkstemp(tmp);
+
+        if ( fd < 0 )
+        {
+            xdt_err("why: %s: %s", tmp, strerror(errno));
+            free(roots);
+            free(lfilter);
+            return XDT_EXIT_FAIL;
+        }
+        close(fd);
+        out = tmp;
+    }
+
+    rargv[nr++] = "record";
+    rargv[nr++] = "-p";
+    rargv[nr++] = "function_graph";
+    rargv[nr++] = "-g";
+    rargv[nr++] = roots;
+    rargv[nr++] = "-l";
+    rargv[nr++] = lfilter ?: filter;
+    rargv[nr++] = "-O";
+    rargv[nr++] = "funcgraph-retval";
+    rargv[nr++] = "-q";
+    rargv[nr++] = "-o";
+    rargv[nr++] = out;
+    if ( domains )
+        rargv[nr++] = "-d", rargv[nr++] = domains;
+    rargv[nr++] = "-b";
+    rargv[nr++] = kb;
+    if ( secs )
+        rargv[nr++] = "-t", rargv[nr++] = secs;
+    if ( no_filter )
+        rargv[nr++] = "--no-filter";
+    rargv[nr++] = "--";
+    for ( i = optind; i < argc && nr < sizeof(rargv) / sizeof(rargv[0]) - 1;
+          i++ )
+        rargv[nr++] = argv[i];
+    if ( i < argc )
+    {
+        xdt_err("why: a COMMAND of at most %zu words",
+                sizeof(rargv) / sizeof(rargv[0]) - 14);
+        rc = XDT_EXIT_USAGE;
+        goto out;
+    }
+    rargv[nr] = NULL;
+
+    rc = cmd_record(nr, (char **)rargv);
+    /*
+     * record's own failures (1, 2, 128+N in its set-up) leave no capture, or
+     * the empty file made for it; else rc is COMMAND's status.
+     */
+    if ( stat(out, &st) || !st.st_size )
+        goto out;
+    erc = explain(out);
+    if ( erc == XDT_EXIT_FAIL )
+        rc = erc;
+
+ out:
+    if ( out == tmp )
+        unlink(tmp);
+    free(roots);
+    free(lfilter);
+
+    return rc;
+}
