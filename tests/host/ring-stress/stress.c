@@ -1094,7 +1094,7 @@ static int toggle(bool on)
     int rc;
 
     __atomic_fetch_add(&toggle_gen, 1, __ATOMIC_SEQ_CST);
-    rc = dt_rings_set_on(on);
+    rc = dt_rings_set_on(on, on);
     STORE(&harness_on, rc ? old : on);
     __atomic_fetch_add(&toggle_gen, 1, __ATOMIC_SEQ_CST);
 
