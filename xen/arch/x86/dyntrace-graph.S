@@ -203,6 +203,12 @@ END(dyntrace_fast_graph_entry)
  * slot, 8 below the trampoline's two saves).
  */
 #define RET_FRAME       16
+#if defined(DYNTRACE_WITH_RETVAL) && \
+    (DYNTRACE_RET_MODE_PLAIN != 0 || \
+     DYNTRACE_RET_MODE_RETVAL >= 0x80000000 || \
+     DYNTRACE_RET_MODE_C < 0x80000000)
+#error "dyntrace_fast_graph_return's compare needs PLAIN 0, C with bit 31"
+#endif
 
 #ifdef DYNTRACE_WITH_RETVAL
 /*
@@ -343,14 +349,17 @@ FUNC(dyntrace_fast_graph_return)
         cmpb    $0, dt_recording(%rip)
         je      .Lret_cold
 #ifdef DYNTRACE_WITH_RETVAL
-        /* tracing_thresh 0, and funcgraph-retval off or on. */
+        /*
+         * tracing_thresh 0, and funcgraph-retval off (the test made of
+         * tracing_thresh before) or on: the C path's mode has the sign bit
+         * (asm/dyntrace.h), which the same compare tells apart.
+         */
         cmpl    $DYNTRACE_RET_MODE_PLAIN, dt_graph_ret_mode(%rip)
         jne     .Lret_mode
         RET_USUAL 0
 
 .Lret_mode:
-        cmpl    $DYNTRACE_RET_MODE_RETVAL, dt_graph_ret_mode(%rip)
-        jne     .Lret_cold
+        js      .Lret_cold
         RET_USUAL 1
 
 #else

@@ -318,8 +318,15 @@ static always_inline void graph_ret(struct dt_ret_stack *st,
         return;
     now = arch_dyntrace_stamp();
 #ifdef DYNTRACE_WITH_RETVAL
-    /* The return's record with its value (public/dyntrace.h). */
-    if ( returned && ACCESS_ONCE(dt_graph_retval) )
+    /*
+     * The return's record with its value (public/dyntrace.h), if its
+     * entry's stamp and its duration in ns fit in 32 bits (V2, V3): a
+     * longer call (tracing_thresh may ask for those) keeps its time, not
+     * its value.
+     */
+    if ( returned && ACCESS_ONCE(dt_graph_retval) &&
+         !((now - e->calltime) >> 32) &&
+         dt_stamp_delta_ns(now - e->calltime) <= UINT32_MAX )
     {
         ip = ((unsigned long)(uint32_t)e->calltime << 32) | (uint32_t)ip;
         parent_ip = arch_dyntrace_ret_value(e->frame);

@@ -30,8 +30,16 @@
  */
 #define RECORD_SIZE sizeof(struct xen_dyntrace_record)
 
+#ifdef DYNTRACE_WITH_RETVAL
+/*
+ * Room for one formatted line: two symbol names and the fixed fields, and
+ * a value returned (" ret=0x" and 16 digits).
+ */
+#define LINE_MAX (2 * KSYM_NAME_LEN + 96)
+#else
 /* Room for one formatted line: two symbol names and the fixed fields. */
 #define LINE_MAX (2 * KSYM_NAME_LEN + 64)
+#endif
 /* Room for the header. */
 #define HEADER_MAX 1024
 /* Room for "d<domid>v<vcpu>" or "<idle>". */

@@ -70,7 +70,8 @@ struct dt_ring_snapshot {
 /*
  * A buffer's status word.  A writer takes READY -> WRITING for one record;
  * a holder (reader, clearer, on/off switch, ring.c) takes READY/OFF ->
- * HELD_ON/HELD_OFF.  OFF and HELD_OFF: recording is off.
+ * HELD_ON/HELD_OFF (READY -> HELD_OFF too: the drain of recording turned
+ * off).  A writer counts what it drops only at WRITING and HELD_ON.
  */
 enum {
     RING_OFF,

@@ -29,11 +29,12 @@
 /*
  * dt_graph_ret_mode (common/dyntrace/graph.c), which function_graph's fast
  * return reads (dyntrace-graph.S): its usual record, the record with the
- * value returned (options/funcgraph-retval), or the C path (tracing_thresh).
+ * value returned (options/funcgraph-retval), or the C path (tracing_thresh):
+ * the return compares the word with 0 once, and the C path's has bit 31.
  */
 #define DYNTRACE_RET_MODE_PLAIN  0
 #define DYNTRACE_RET_MODE_RETVAL 1
-#define DYNTRACE_RET_MODE_C      2
+#define DYNTRACE_RET_MODE_C      0x80000000
 /* XEN_DYNTRACE_GRAPH_RETVAL's bit in a record's context word. */
 #define DYNTRACE_CTX_RETVAL_BIT  63
 #endif
