@@ -68,6 +68,7 @@ def main():
         r3d = float(ours["profile"]["ns_per_call"]) if "profile" in ours else None
         r3e = float(ours["events_idle"]["ns_per_call"]) if "events_idle" in ours else None
         r3f = float(ours["events"]["ns_per_call"]) if "events" in ours else None
+        r3g = float(ours["graph_retval"]["ns_per_call"]) if "graph_retval" in ours else None
         # Records per call: over every call made while recording (the
         # runs before three-measurement rows counted them against one).
         hits3 = (int(ours["traced_records"]["written"]) /
@@ -111,6 +112,14 @@ def main():
             print(f"| 3c | function_graph on row 3's functions ({calls3c:.2f} calls hooked "
                   f"per call, {per_call:.2f} records each) | {r3c:.1f} | {r3c - r1:+.1f} | "
                   f"{(r3c - r2) / calls3c:.1f} per call (entry + return) | {ratio(r3c - r1)} |")
+        if r3g is not None:
+            g = ours["graph_retval_records"]
+            per_g = ((int(g["opens"]) + int(g["leaves"]) + int(g["closes"])) /
+                     (int(g["leaves"]) + int(g["closes"])))
+            calls3g = int(g["written"]) / per_g / int(g["calls"])
+            print(f"| 3g | row 3c with options/funcgraph-retval ({calls3g:.2f} calls hooked "
+                  f"per call, {per_g:.2f} records each) | {r3g:.1f} | {r3g - r1:+.1f} | "
+                  f"{(r3g - r2) / calls3g:.1f} per call (entry + return) | {ratio(r3g - r1)} |")
         if r3d is not None:
             hits3d = int(ours["profile_hits"]["hits"])
             calls3d = hits3d / int(ours["profile_hits"]["calls"])
@@ -168,6 +177,8 @@ def main():
             summary += f" domfiltered_per_call={(r3b - r2) / nfun3b:.1f}"
         if r3c is not None:
             summary += f" graph_per_call={(r3c - r2) / calls3c:.1f}"
+        if r3g is not None:
+            summary += f" graph_retval_per_call={(r3g - r2) / calls3g:.1f}"
         if r3d is not None:
             summary += f" profile_per_call={(r3d - r2) / calls3d:.1f}"
         if r3e is not None:

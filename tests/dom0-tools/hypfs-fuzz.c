@@ -106,6 +106,9 @@ static struct file files[] = {
     { .name = "per_cpu/cpu0/trace_pipe_raw", .state = false,
       .werr = { EACCES } },
     { .name = "per_cpu/cpu0/stats", .state = false, .werr = { EACCES } },
+    /* function_graph's return values (series 6). */
+    { .name = "options/funcgraph-retval", .state = true,
+      .werr = { EINVAL, EDOM, ENOSPC } },
     /* Events (series 5). */
     { .name = "available_events", .state = false, .werr = { EACCES } },
     { .name = "set_event", .state = true,

@@ -58,7 +58,9 @@ reset_tracing
 # filter, then under every function (its default).
 xenhypfs cat /nosuch/x >/dev/null 2>&1
 want_rc=$?
-for filter in "-l hypfs_*" ""; do
+# (cet/07 under bochs: the narrow filter only; patching every function there takes minutes.)
+for filter in "-l hypfs_*" ${retval_narrow_only:+-}""; do
+    [ "$filter" = - ] && continue
     echo "\$ xen-dyntrace why $filter -- xenhypfs cat /nosuch/x"
     # shellcheck disable=SC2086 # $filter is two words or none
     xen-dyntrace why $filter -- xenhypfs cat /nosuch/x >/tmp/why.out 2>/tmp/why.err

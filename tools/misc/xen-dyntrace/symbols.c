@@ -276,30 +276,19 @@ bool xdt_retval_error(uint64_t v, long *err)
     return e < 0 && e >= -4095;
 }
 
-/* Xen's error names (public/errno.h, Linux's values). */
-static const struct {
-    int value;
-    const char *name;
-} errnos[] = {
-#define XEN_ERRNO(name, value) { value, #name },
-#include <xen/errno.h>
-};
-
+/*
+ * Xen's error values are Linux's (public/errno.h): glibc names them, with
+ * no header of Xen's needed (the NO_HYPFS=1 build has none).
+ */
 void xdt_retval_text(uint64_t v, char *buf, size_t len)
 {
+    const char *name;
     long e;
-    size_t i;
 
     if ( !xdt_retval_error(v, &e) )
-    {
         snprintf(buf, len, "0x%" PRIx64, v);
-        return;
-    }
-    for ( i = 0; i < sizeof(errnos) / sizeof(errnos[0]); i++ )
-        if ( errnos[i].value == -e )
-        {
-            snprintf(buf, len, "%ld (%s)", e, errnos[i].name);
-            return;
-        }
-    snprintf(buf, len, "%ld", e);
+    else if ( (name = strerrorname_np(-e)) != NULL )
+        snprintf(buf, len, "%ld (%s)", e, name);
+    else
+        snprintf(buf, len, "%ld", e);
 }

@@ -3,13 +3,15 @@
  * xen-dyntrace why: which function an error came from.  record traces the
  * hypercall handlers' calls with function_graph and return values
  * (options/funcgraph-retval) for the lifetime of a command, a time or until
- * Ctrl-C; then, for each hypercall that returned an error, the chain of
- * calls from the handler down to the function where that error appeared:
- * at each level, the last call that returned the same error, until a call
- * none of whose calls did.
+ * Ctrl-C; then, for each hypercall that returned an error (a handler's call,
+ * at depth 1 or inside a multicall), the chain of calls from the handler
+ * down to the function where that error appeared: at each level, the last
+ * call in the same context (not an interrupt's) that returned the same
+ * error, until a call none of whose calls did.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,8 +20,9 @@
 #include "xen-dyntrace.h"
 
 /*
- * The hypercalls of public/xen.h, by the handlers' names: do_NAME, and
- * compat_NAME for 32-bit guests (those this Xen has and can trace).  Not
+ * The hypercalls of public/xen.h, by the handlers' names: do_NAME,
+ * compat_NAME for 32-bit guests, hvm_NAME for HVM and PVH guests (those
+ * this Xen has and can trace), with the few handlers named otherwise.  Not
  * iret, which returns the guest's %rax as it was, not a status.
  */
 static const char *const hypercalls[] = {
@@ -33,12 +36,34 @@ static const char *const hypercalls[] = {
     "mmuext_op", "xsm_op", "nmi_op", "sched_op", "callback_op",
     "xenoprof_op", "event_channel_op", "physdev_op", "hvm_op", "sysctl",
     "domctl", "kexec_op", "argo_op", "xenpmu_op", "dm_op", "hypfs_op",
+    "mca", "paging_domctl_cont", "arm_physdev_op",
 };
+
+/* Is name a hypercall handler's (above)? */
+static bool is_handler(const char *name)
+{
+    size_t i;
+
+    if ( !strncmp(name, "do_", 3) || !strncmp(name, "hvm_", 4) )
+        name += name[0] == 'd' ? 3 : 4;
+    else if ( !strncmp(name, "compat_", 7) )
+        name += 7;
+    else
+        return false;
+    for ( i = 0; i < sizeof(hypercalls) / sizeof(hypercalls[0]); i++ )
+        if ( !strcmp(name, hypercalls[i]) )
+            return true;
+
+    return false;
+}
+
+/* The context flags a chain keeps to: a call of an interrupt is another's. */
+#define CTX_FLAGS (XEN_DYNTRACE_FLAG_IN_IRQ | XEN_DYNTRACE_FLAG_IN_NMI)
 
 /* A call that returned, in the order calls return (a post-order walk). */
 struct why_call {
     uint64_t func, ts, retval;
-    unsigned int depth;
+    unsigned int depth, flags;
     bool has_retval;
 };
 
@@ -47,12 +72,21 @@ struct why_vcpu {
     uint32_t key;               /* domid << 16 | vCPU */
     struct why_call *v;
     size_t n, cap;
+    bool cut;                   /* records lost since its hypercall began */
+};
+
+/* Each function's address, and whether it is a handler (is_handler()). */
+struct why_fn {
+    uint64_t addr;
+    bool handler;
 };
 
 struct why_state {
     const struct xdt_names *names;
     struct why_vcpu *vcpus;
     size_t nr_vcpus;
+    struct why_fn *fns;
+    size_t nr_fns;
     unsigned long hypercalls, failed, lost;
     bool oom;
 };
@@ -68,26 +102,24 @@ static void usage(FILE *f)
 "  the function where that error appeared.\n"
 "  -d DOMAINS  only these domains' hypercalls (set_domain_filter's words)\n"
 "  -l FILTER   the functions traced under the handlers (default: '*')\n"
-"  -b KB       buffer_size_kb (per CPU) while tracing (default: 4096)\n"
+"  -b KB       buffer_size_kb (per CPU) while tracing (default: 4096; put\n"
+"              back afterwards)\n"
 "  -t SECONDS  stop after SECONDS\n"
-"  -o FILE     keep the capture there (default: a temporary file, removed)\n"
+"  -o FILE     keep the capture there (default: a temporary file in\n"
+"              $TMPDIR, removed)\n"
 "  --no-filter also trace the dom0 vCPU this command runs on\n"
 "  Exit status: COMMAND's when there is one, else 0; 1 on failure.\n");
 }
 
 /* The handlers this Xen can trace: "do_a compat_a do_b ...", or NULL. */
-static char *hypercall_roots(void)
+static char *hypercall_roots(xenhypfs_handle *fs)
 {
-    xenhypfs_handle *fs = xdt_tracing_open("why");
     char *avail, *roots = NULL, *line, *save = NULL;
     size_t len = 0;
     bool first = true;
     FILE *m;
 
-    if ( !fs )
-        return NULL;
     avail = xdt_tracing_read(fs, "available_functions");
-    xenhypfs_close(fs);
     if ( !avail )
     {
         xdt_err("why: reading %savailable_functions: %s", XDT_TRACING,
@@ -102,24 +134,11 @@ static char *hypercall_roots(void)
     }
     for ( line = strtok_r(avail, "\n", &save); line;
           line = strtok_r(NULL, "\n", &save) )
-    {
-        const char *name = line;
-        size_t i;
-
-        if ( !strncmp(name, "do_", 3) )
-            name += 3;
-        else if ( !strncmp(name, "compat_", 7) )
-            name += 7;
-        else
-            continue;
-        for ( i = 0; i < sizeof(hypercalls) / sizeof(hypercalls[0]); i++ )
-            if ( !strcmp(name, hypercalls[i]) )
-            {
-                fprintf(m, "%s%s", first ? "" : " ", line);
-                first = false;
-                break;
-            }
-    }
+        if ( is_handler(line) )
+        {
+            fprintf(m, "%s%s", first ? "" : " ", line);
+            first = false;
+        }
     free(avail);
     if ( fclose(m) || !roots || !*roots )
     {
@@ -130,6 +149,26 @@ static char *hypercall_roots(void)
     }
 
     return roots;
+}
+
+/* Is the function at addr a handler?  -1: no memory. */
+static int handler_at(struct why_state *w, uint64_t addr)
+{
+    char fn[256];
+    struct why_fn *f;
+    size_t i;
+
+    for ( i = 0; i < w->nr_fns; i++ )
+        if ( w->fns[i].addr == addr )
+            return w->fns[i].handler;
+    f = realloc(w->fns, (w->nr_fns + 1) * sizeof(*f));
+    if ( !f )
+        return -1;
+    w->fns = f;
+    xdt_name_ip(w->names, addr, fn, sizeof(fn));
+    f[w->nr_fns] = (struct why_fn){ .addr = addr, .handler = is_handler(fn) };
+
+    return f[w->nr_fns++].handler;
 }
 
 static struct why_vcpu *vcpu_of(struct why_state *w,
@@ -155,7 +194,7 @@ static struct why_vcpu *vcpu_of(struct why_state *w,
 /*
  * Call i returned error err: print it, then the last of its own calls
  * (the calls of depth + 1 before it, back to a call at its depth or
- * above) that returned the same error, and so on down.
+ * above) in its context that returned the same error, and so on down.
  */
 static void print_chain(const struct why_state *w, const struct why_vcpu *v,
                         size_t i, long err)
@@ -173,6 +212,7 @@ static void print_chain(const struct why_state *w, const struct why_vcpu *v,
         xdt_retval_text(c->retval, val, sizeof(val));
         for ( j = i; j-- && v->v[j].depth > c->depth; )
             if ( v->v[j].depth == c->depth + 1 && v->v[j].has_retval &&
+                 (v->v[j].flags & CTX_FLAGS) == (c->flags & CTX_FLAGS) &&
                  xdt_retval_error(v->v[j].retval, &e) && e == err )
                 break;
         if ( j == (size_t)-1 || v->v[j].depth <= c->depth )
@@ -187,15 +227,17 @@ static void print_chain(const struct why_state *w, const struct why_vcpu *v,
     }
 }
 
+/* A handler's call returned (the last call of v's list). */
 static void hypercall_done(struct why_state *w, struct why_vcpu *v,
                            const struct xen_dyntrace_record *r)
 {
     const struct why_call *c = &v->v[v->n - 1];
     char fn[256], ctx[32], val[48];
-    long err;
+    long err = (long)c->retval;
 
     w->hypercalls++;
-    if ( !c->has_retval || !xdt_retval_error(c->retval, &err) )
+    /* Handlers return long: an error is -1 to -4095 as such. */
+    if ( !c->has_retval || err >= 0 || err < -4095 )
         return;
     w->failed++;
     xdt_name_ip(w->names, c->func, fn, sizeof(fn));
@@ -204,6 +246,8 @@ static void hypercall_done(struct why_state *w, struct why_vcpu *v,
     printf("%s [%03u] %" PRIu64 ".%06" PRIu64 ": %s returned %s\n", ctx,
            r->cpu, r->ts / 1000000000, r->ts % 1000000000 / 1000, fn, val);
     print_chain(w, v, v->n - 1, err);
+    if ( v->cut )
+        printf("  (records were lost meanwhile: the chain may stop short)\n");
 }
 
 static int why_event(const struct xdt_event *e, void *arg)
@@ -212,13 +256,17 @@ static int why_event(const struct xdt_event *e, void *arg)
     const struct xen_dyntrace_record *r = &e->rec;
     struct why_vcpu *v;
     size_t i;
+    int h;
 
     if ( e->lost )
     {
         /* Calls under way may have lost their records: start over. */
         w->lost += r->ip;
         for ( i = 0; i < w->nr_vcpus; i++ )
+        {
             w->vcpus[i].n = 0;
+            w->vcpus[i].cut = true;
+        }
         return 0;
     }
     if ( xdt_is_event(r) ||
@@ -235,7 +283,10 @@ static int why_event(const struct xdt_event *e, void *arg)
     if ( !(r->flags & XEN_DYNTRACE_FLAG_GRAPH_RET) )
     {
         if ( r->depth == 1 )
+        {
             v->n = 0;
+            v->cut = false;
+        }
         return 0;
     }
     if ( v->n == v->cap )
@@ -253,12 +304,21 @@ static int why_event(const struct xdt_event *e, void *arg)
     }
     v->v[v->n++] = (struct why_call){
         .func = r->ip, .ts = r->ts, .retval = e->retval, .depth = r->depth,
-        .has_retval = e->has_retval,
+        .flags = r->flags, .has_retval = e->has_retval,
     };
+    /* A handler's: at depth 1, or a multicall's call. */
+    h = handler_at(w, r->ip);
+    if ( h < 0 )
+    {
+        w->oom = true;
+        return -1;
+    }
+    if ( h )
+        hypercall_done(w, v, r);
     if ( r->depth == 1 )
     {
-        hypercall_done(w, v, r);
         v->n = 0;
+        v->cut = false;
     }
 
     return 0;
@@ -275,7 +335,7 @@ static int explain(const char *path)
 
     if ( rc != XDT_EXIT_OK && rc != XDT_EXIT_TRUNCATED &&
          rc != XDT_EXIT_NOSUMMARY )
-        return rc;
+        return XDT_EXIT_FAIL;
     if ( xdt_capture_iterate(&c, why_event, &w) && !w.oom )
         rc = XDT_EXIT_FAIL;
     if ( w.oom )
@@ -291,6 +351,7 @@ static int explain(const char *path)
     for ( i = 0; i < w.nr_vcpus; i++ )
         free(w.vcpus[i].v);
     free(w.vcpus);
+    free(w.fns);
     xdt_capture_free(&c);
 
     return rc == XDT_EXIT_FAIL ? rc : XDT_EXIT_OK;
@@ -303,14 +364,16 @@ int cmd_why(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
+    static const int stops[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
     const char *domains = NULL, *filter = "*", *kb = "4096", *secs = NULL;
-    const char *out = NULL;
-    char tmp[] = "/tmp/xen-dyntrace-why.XXXXXX", *roots, *lfilter = NULL;
-    const char *rargv[32];
+    const char *out = NULL, *tmpdir = getenv("TMPDIR");
+    char *tmp = NULL, *roots = NULL, *lfilter = NULL, *old_kb = NULL;
+    const char **rargv = NULL;
     unsigned int nr = 0;
     bool no_filter = false;
+    xenhypfs_handle *fs;
     struct stat st;
-    int c, rc, erc, i;
+    int c, rc = XDT_EXIT_FAIL, erc, i;
 
     optind = 1;
     while ( (c = getopt_long(argc, argv, "+d:l:b:t:o:h", longs, NULL)) != -1 )
@@ -337,31 +400,54 @@ int cmd_why(int argc, char **argv)
                 "file");
         return XDT_EXIT_USAGE;
     }
-    roots = hypercall_roots();
-    if ( !roots )
+    fs = xdt_tracing_open("why");
+    if ( !fs )
         return XDT_EXIT_FAIL;
+    roots = hypercall_roots(fs);
+    /* Put back afterwards: -b is for the time of the tracing only. */
+    old_kb = xdt_tracing_read(fs, "buffer_size_kb");
+    xenhypfs_close(fs);
+    if ( !roots )
+        goto out;
     /* The handlers are patched too, whatever -l says. */
     if ( strcmp(filter, "*") &&
          asprintf(&lfilter, "%s %s", roots, filter) < 0 )
+        goto out;
+    if ( out )
     {
-        free(roots);
-        return XDT_EXIT_FAIL;
+        /* A failed set-up must not leave an earlier run's capture to read. */
+        if ( unlink(out) && errno != ENOENT )
+        {
+            xdt_err("why: %s: %s", out, strerror(errno));
+            goto out;
+        }
     }
-    if ( !out )
+    else
     {
-        int fd = mkstemp(tmp);
+        int fd;
 
+        if ( asprintf(&tmp, "%s/xen-dyntrace-why.XXXXXX",
+                      tmpdir && *tmpdir ? tmpdir : "/tmp") < 0 )
+        {
+            tmp = NULL;
+            goto out;
+        }
+        fd = mkstemp(tmp);
         if ( fd < 0 )
         {
             xdt_err("why: %s: %s", tmp, strerror(errno));
-            free(roots);
-            free(lfilter);
-            return XDT_EXIT_FAIL;
+            free(tmp);
+            tmp = NULL;
+            goto out;
         }
         close(fd);
         out = tmp;
     }
 
+    /* record's options (at most 20 words), the command, the end. */
+    rargv = calloc(argc - optind + 21, sizeof(*rargv));
+    if ( !rargv )
+        goto out;
     rargv[nr++] = "record";
     rargv[nr++] = "-p";
     rargv[nr++] = "function_graph";
@@ -383,19 +469,25 @@ int cmd_why(int argc, char **argv)
     if ( no_filter )
         rargv[nr++] = "--no-filter";
     rargv[nr++] = "--";
-    for ( i = optind; i < argc && nr < sizeof(rargv) / sizeof(rargv[0]) - 1;
-          i++ )
+    for ( i = optind; i < argc; i++ )
         rargv[nr++] = argv[i];
-    if ( i < argc )
-    {
-        xdt_err("why: a COMMAND of at most %zu words",
-                sizeof(rargv) / sizeof(rargv[0]) - 14);
-        rc = XDT_EXIT_USAGE;
-        goto out;
-    }
     rargv[nr] = NULL;
 
     rc = cmd_record(nr, (char **)rargv);
+    /* record caught the stop signals; the reading may be stopped again. */
+    for ( i = 0; i < (int)(sizeof(stops) / sizeof(stops[0])); i++ )
+        signal(stops[i], SIG_DFL);
+    if ( old_kb && (fs = xenhypfs_open(NULL, 0)) != NULL )
+    {
+        char *now = xdt_tracing_read(fs, "buffer_size_kb");
+
+        if ( now && strcmp(now, old_kb) &&
+             xdt_tracing_write(fs, "buffer_size_kb", old_kb) )
+            xdt_err("why: putting buffer_size_kb back to %s: %s", old_kb,
+                    strerror(errno));
+        free(now);
+        xenhypfs_close(fs);
+    }
     /*
      * record's own failures (1, 2, 128+N in its set-up) leave no capture, or
      * the empty file made for it; else rc is COMMAND's status.
@@ -407,10 +499,15 @@ int cmd_why(int argc, char **argv)
         rc = erc;
 
  out:
-    if ( out == tmp )
+    if ( tmp )
+    {
         unlink(tmp);
+        free(tmp);
+    }
+    free(rargv);
     free(roots);
     free(lfilter);
+    free(old_kb);
 
     return rc;
 }
