@@ -86,12 +86,18 @@ for filter in "-l hypfs_*" ${retval_narrow_only:+-}""; do
         fail "why $filter: no summary line"
     expect_eq "funcgraph-retval after why" 0 "$(xenhypfs cat $T/options/funcgraph-retval)"
 done
-# A hypercall that succeeds is not listed.
+# A hypercall that succeeds is not listed; why puts buffer_size_kb back after its -b 4096.
+kb=$(xenhypfs cat $T/buffer_size_kb)
 xen-dyntrace why -l xen_extra_version -- cat /sys/hypervisor/version/extra >/tmp/why.out 2>&1 ||
     fail "why -- cat /sys/hypervisor/version/extra exited $?"
 cat /tmp/why.out
 expect_eq "do_xen_version listed as failing" 0 "$(grep -c 'do_xen_version returned' /tmp/why.out)"
 grep -q '^why: [1-9][0-9]* hypercalls\? traced' /tmp/why.out || fail "no hypercall traced"
+expect_eq "buffer_size_kb after why" "$kb" "$(xenhypfs cat $T/buffer_size_kb)"
+# For a time, with no command: exit 0, and -o keeps a capture report reads.
+xen-dyntrace why -l xen_extra_version -t 1 -o /tmp/why.dat >/tmp/why.out 2>&1 || fail "why -t 1 exited $?"
+grep -q '^why: [0-9]* hypercalls\? traced' /tmp/why.out || { cat /tmp/why.out; fail "why -t 1: no summary"; }
+xen-dyntrace report /tmp/why.dat >/dev/null || fail "report of why's -o capture exited $?"
 
 # record -O funcgraph-retval: report and the JSON export show the values; record puts it back.
 xen-dyntrace record -q -l 'do_xen_version xen_extra_version' -O funcgraph-retval -o /tmp/rv.dat \
