@@ -38,7 +38,7 @@ struct rec_opts {
     unsigned long buffer_kb;
     double seconds;
     unsigned int interval_ms;
-    bool keep, quiet, no_filter;
+    bool keep, quiet, no_filter, no_stream;
 };
 
 struct rec_state {
@@ -610,7 +610,8 @@ static void usage(FILE *f)
 "                           [--max-depth N] [--thresh US] [--trigger T]\n"
 "                           [-O OPTION] [-b KB] [-t SECONDS] [-i MS]\n"
 "                           [-o FILE] [-k]\n"
-"                           [-q] [--no-filter] [[--] COMMAND [ARG...]]\n"
+"                           [-q] [--no-filter] [--no-stream]\n"
+"                           [[--] COMMAND [ARG...]]\n"
 "  -p TRACER   tracer to run (default: function; function_graph with -g,\n"
 "              --max-depth or -O funcgraph-*; nop with -e and no -l)\n"
 "  -l FILTER   set_function_filter, e.g. '*' or 'do_* !do_softirq'\n"
@@ -641,15 +642,19 @@ static void usage(FILE *f)
 "  --no-filter also trace the dom0 vCPU this command runs on (by default it\n"
 "              pins itself to one and adds '!d0vN' to the domain filter, as\n"
 "              trace-cmd leaves out its own PID)\n"
+"  --no-stream read the buffers only once tracing is off, so that none of\n"
+"              the reading is traced (with --no-filter on a one-vCPU dom0);\n"
+"              -b must hold the whole recording\n"
 "  COMMAND     run it once tracing is on and stop when it ends; its exit\n"
 "              status is record's (128+N if signal N killed it)\n");
 }
 
 static int parse_opts(int argc, char **argv, struct rec_opts *o)
 {
-    enum { OPT_DEPTH = 256, OPT_THRESH, OPT_TRIGGER };
+    enum { OPT_DEPTH = 256, OPT_THRESH, OPT_TRIGGER, OPT_NO_STREAM };
     static const struct option longs[] = {
         { "no-filter", no_argument, NULL, 'F' },
+        { "no-stream", no_argument, NULL, OPT_NO_STREAM },
         { "max-depth", required_argument, NULL, OPT_DEPTH },
         { "thresh", required_argument, NULL, OPT_THRESH },
         { "trigger", required_argument, NULL, OPT_TRIGGER },
@@ -689,6 +694,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
         case 'k': o->keep = true; break;
         case 'q': o->quiet = true; break;
         case 'F': o->no_filter = true; break;
+        case OPT_NO_STREAM: o->no_stream = true; break;
         case 'M': o->cpumask = optarg; break;
         case 'g': o->graph = optarg; graph = true; break;
         case 'O':
@@ -1102,7 +1108,8 @@ int cmd_record(int argc, char **argv)
             break;
         if ( o.command && xdt_command_ended(&s.cmd, false) )
             break;
-        if ( read_round(&s, false) )
+        /* --no-stream: the drain after tracing stops reads it all. */
+        if ( !o.no_stream && read_round(&s, false) )
             failed = 1;
         if ( o.nr_triggers && !failed )
         {

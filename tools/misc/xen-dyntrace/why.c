@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +108,9 @@ static void usage(FILE *f)
 "  -t SECONDS  stop after SECONDS\n"
 "  -o FILE     keep the capture there (default: a temporary file in\n"
 "              $TMPDIR, removed)\n"
-"  --no-filter also trace the dom0 vCPU this command runs on\n"
+"  --no-filter also trace the dom0 vCPU this command runs on (always with\n"
+"              a one-vCPU dom0 and no -d: the buffers are then read at the\n"
+"              end)\n"
 "  Exit status: COMMAND's when there is one, else 0; 1 on failure.\n");
 }
 
@@ -370,7 +373,8 @@ int cmd_why(int argc, char **argv)
     char *tmp = NULL, *roots = NULL, *lfilter = NULL, *old_kb = NULL;
     const char **rargv = NULL;
     unsigned int nr = 0;
-    bool no_filter = false;
+    bool no_filter = false, one_vcpu;
+    cpu_set_t cpus;
     xenhypfs_handle *fs;
     struct stat st;
     int c, rc = XDT_EXIT_FAIL, erc, i;
@@ -444,8 +448,8 @@ int cmd_why(int argc, char **argv)
         out = tmp;
     }
 
-    /* record's options (at most 20 words), the command, the end. */
-    rargv = calloc(argc - optind + 21, sizeof(*rargv));
+    /* record's options (at most 21 words), the command, the end. */
+    rargv = calloc(argc - optind + 22, sizeof(*rargv));
     if ( !rargv )
         goto out;
     rargv[nr++] = "record";
@@ -466,8 +470,21 @@ int cmd_why(int argc, char **argv)
     rargv[nr++] = kb;
     if ( secs )
         rargv[nr++] = "-t", rargv[nr++] = secs;
-    if ( no_filter )
+    /*
+     * record leaves out the dom0 vCPU it runs on, and runs the command on
+     * the others.  With one, there are none: trace that one too, and read
+     * the buffers only once tracing is off (the reads are not traced).
+     */
+    one_vcpu = !sched_getaffinity(0, sizeof(cpus), &cpus) &&
+               CPU_COUNT(&cpus) == 1;
+    if ( one_vcpu && !no_filter && !domains )
+        xdt_err("why: one dom0 vCPU to run on: it is traced too, and the "
+                "buffers are read when the tracing ends (-b %s KiB per CPU "
+                "must hold it all)", kb);
+    if ( no_filter || (one_vcpu && !domains) )
         rargv[nr++] = "--no-filter";
+    if ( one_vcpu && !domains )
+        rargv[nr++] = "--no-stream";
     rargv[nr++] = "--";
     for ( i = optind; i < argc; i++ )
         rargv[nr++] = argv[i];
