@@ -100,7 +100,8 @@ grep -q '^why: [0-9]* hypercalls\? traced' /tmp/why.out || { cat /tmp/why.out; f
 xen-dyntrace report /tmp/why.dat >/dev/null || fail "report of why's -o capture exited $?"
 
 # record -O funcgraph-retval: report and the JSON export show the values; record puts it back.
-xen-dyntrace record -q -l 'do_xen_version xen_extra_version' -O funcgraph-retval -o /tmp/rv.dat \
+# (--no-filter: a one-vCPU dom0, cet/07's, runs the command on the recorder's vCPU.)
+xen-dyntrace record -q --no-filter -l 'do_xen_version xen_extra_version' -O funcgraph-retval -o /tmp/rv.dat \
     -- sh -c 'cat /sys/hypervisor/version/extra; cat /sys/hypervisor/version/extra' >/dev/null ||
     fail "record -O funcgraph-retval exited $?"
 expect_eq "funcgraph-retval after record" 0 "$(xenhypfs cat $T/options/funcgraph-retval)"
