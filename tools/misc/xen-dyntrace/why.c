@@ -491,9 +491,10 @@ int cmd_why(int argc, char **argv)
     rargv[nr] = NULL;
 
     rc = cmd_record(nr, (char **)rargv);
-    /* record caught the stop signals; the reading may be stopped again. */
-    for ( i = 0; i < (int)(sizeof(stops) / sizeof(stops[0])); i++ )
-        signal(stops[i], SIG_DFL);
+    /*
+     * record's handlers of the stop signals, which only note them, stay
+     * until the buffer size is back; then the reading may be stopped.
+     */
     if ( old_kb && (fs = xenhypfs_open(NULL, 0)) != NULL )
     {
         char *now = xdt_tracing_read(fs, "buffer_size_kb");
@@ -505,6 +506,8 @@ int cmd_why(int argc, char **argv)
         free(now);
         xenhypfs_close(fs);
     }
+    for ( i = 0; i < (int)(sizeof(stops) / sizeof(stops[0])); i++ )
+        signal(stops[i], SIG_DFL);
     /*
      * record's own failures (1, 2, 128+N in its set-up) leave no capture, or
      * the empty file made for it; else rc is COMMAND's status.

@@ -178,37 +178,37 @@ void dt_record_to_ns(const struct dt_ring_copy *c,
     {
         s_time_t ns = dt_copy_stamp_to_ns(c, r->ts, NULL);
 
-#ifdef DYNTRACE_WITH_RETVAL
-        if ( (r->flags & XEN_DYNTRACE_FLAG_GRAPH_RET) &&
-             (r->depth & XEN_DYNTRACE_GRAPH_RETVAL) )
-        {
-            /*
-             * graph.c's record with the value returned: the entry's stamp
-             * from its low 32 bits, converted as below; the duration in
-             * nanoseconds where the stamp's bits were (public/dyntrace.h).
-             */
-            uint32_t low = XEN_DYNTRACE_RETVAL_CALL(r->ip);
-            uint64_t stamp = r->ts - (uint32_t)((uint32_t)r->ts - low);
-            bool anchored;
-            s_time_t call = dt_copy_stamp_to_ns(c, stamp, &anchored);
-
-            if ( !anchored )
-                call = ns - dt_stamp_delta_ns(r->ts - stamp);
-            r->ip = XEN_DYNTRACE_RETVAL_FUNC(r->ip) |
-                    ((uint64_t)min_t(uint64_t, ns - min(call, ns),
-                                     UINT32_MAX) << 32);
-        }
-        else
-#endif
 #ifdef DYNTRACE_WITH_GRAPH
         if ( r->flags & XEN_DYNTRACE_FLAG_GRAPH_RET )
         {
+            uint64_t stamp = r->parent_ip;
             bool anchored;
-            s_time_t call = dt_copy_stamp_to_ns(c, r->parent_ip, &anchored);
+            s_time_t call;
+#ifdef DYNTRACE_WITH_RETVAL
+            /*
+             * graph.c's record with the value returned: the entry's stamp
+             * from its low 32 bits (public/dyntrace.h).
+             */
+            bool packed = r->depth & XEN_DYNTRACE_GRAPH_RETVAL;
 
+            if ( packed )
+                stamp = r->ts - (uint32_t)((uint32_t)r->ts -
+                                           XEN_DYNTRACE_RETVAL_CALL(r->ip));
+#endif
+
+            call = dt_copy_stamp_to_ns(c, stamp, &anchored);
             if ( !anchored )
-                call = ns - dt_stamp_delta_ns(r->ts - r->parent_ip);
-            r->parent_ip = min(call, ns);
+                call = ns - dt_stamp_delta_ns(r->ts - stamp);
+            call = min(call, ns);
+#ifdef DYNTRACE_WITH_RETVAL
+            /* Its duration in nanoseconds where the stamp's bits were. */
+            if ( packed )
+                r->ip = XEN_DYNTRACE_RETVAL_FUNC(r->ip) |
+                        ((uint64_t)min_t(uint64_t, ns - call, UINT32_MAX) <<
+                         32);
+            else
+#endif
+                r->parent_ip = call;
         }
 #endif
         r->ts = ns;
